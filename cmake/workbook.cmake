@@ -1,0 +1,158 @@
+# The course's CMake vocabulary:
+#   workbook_read_manifest(<course.toml>)  reads the exercise list (in order) and each exercise's
+#                                          edited and kernel files into global properties
+#   workbook_exercise()                    in an exercise folder: its demo and its graded test,
+#                                          built against the starter, the solution and each
+#                                          planted-bug mutant, registered with CTest
+#
+# Conventions of an exercise folder exercises/NN_name/: main.cpp is the demo, test.cpp the graded
+# test, the manifest's `edit` files are what the student writes, and any header there is the API
+# that the test and the student's code share.
+
+# A small reader for the subset of TOML that course.toml uses for these keys (strings and flat
+# arrays of strings). tests/course_check.cpp compares what it finds with toml++'s reading.
+function(workbook_read_manifest manifest)
+  file(READ "${manifest}" text)
+  string(REGEX REPLACE "(^|\n)[ \t]*#[^\n]*" "\\1" text "${text}")
+  string(REPLACE ";" "," text "${text}")
+  string(REPLACE "[[exercise]]" ";" blocks "${text}")
+  list(POP_FRONT blocks)  # the [course] table
+  set(dirs "")
+  foreach(block IN LISTS blocks)
+    string(REGEX MATCH "\nid *= *\"([^\"]*)\"" _ "${block}")
+    set(id "${CMAKE_MATCH_1}")
+    string(REGEX MATCH "\nname *= *\"([^\"]*)\"" _ "${block}")
+    set(dir "${id}_${CMAKE_MATCH_1}")
+    if(id STREQUAL "" OR dir MATCHES "_$")
+      message(FATAL_ERROR "${manifest}: an [[exercise]] lacks id or name")
+    endif()
+    foreach(key edit kernels)
+      string(REGEX MATCH "\n${key} *= *\\[([^]]*)\\]" _ "${block}")
+      string(REGEX MATCHALL "\"[^\"]*\"" quoted "${CMAKE_MATCH_1}")
+      string(REPLACE "\"" "" values "${quoted}")
+      set_property(GLOBAL PROPERTY WORKBOOK_${dir}_${key} "${values}")
+    endforeach()
+    string(REGEX MATCH "\ntime_limit_s *= *([0-9]+)" _ "${block}")
+    set(limit "${CMAKE_MATCH_1}")
+    if(limit STREQUAL "")
+      set(limit 60)
+    endif()
+    set_property(GLOBAL PROPERTY WORKBOOK_${dir}_time_limit "${limit}")
+    list(APPEND dirs "${dir}")
+  endforeach()
+  set_property(GLOBAL PROPERTY WORKBOOK_EXERCISES "${dirs}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${manifest}")
+endfunction()
+
+# One line of the build registry that tests/course_check.cpp reads: what CMake built and from
+# which files.
+function(_workbook_register line)
+  set_property(GLOBAL APPEND PROPERTY WORKBOOK_BUILD_REGISTRY "${line}")
+endfunction()
+
+# Builds one variant of an exercise. Each edited file comes from the first of `dirs` that has it.
+function(_workbook_variant dir variant)
+  set(dirs ${ARGN})
+  get_property(edit GLOBAL PROPERTY WORKBOOK_${dir}_edit)
+  get_property(kernels GLOBAL PROPERTY WORKBOOK_${dir}_kernels)
+  get_property(limit GLOBAL PROPERTY WORKBOOK_${dir}_time_limit)
+  set(here "${CMAKE_CURRENT_SOURCE_DIR}")
+
+  set(resolved_edit "")
+  set(host_sources "")
+  foreach(file IN LISTS edit)
+    set(found "")
+    foreach(d IN LISTS dirs)
+      if(NOT found AND EXISTS "${d}/${file}")
+        set(found "${d}/${file}")
+      endif()
+    endforeach()
+    if(NOT found)
+      message(FATAL_ERROR "${dir} (${variant}): no ${file} in ${dirs}")
+    endif()
+    list(APPEND resolved_edit "${found}")
+    if(file MATCHES "\\.(cpp|cc|cxx)$")
+      list(APPEND host_sources "${found}")
+    endif()
+  endforeach()
+
+  set(kernel_paths "")
+  foreach(kernel IN LISTS kernels)
+    list(FIND edit "${kernel}" edited)
+    if(edited GREATER -1)
+      list(GET resolved_edit ${edited} path)
+    else()
+      get_filename_component(path "${here}/${kernel}" ABSOLUTE)
+    endif()
+    list(APPEND kernel_paths "${path}")
+  endforeach()
+
+  set(target "ex${dir}_${variant}")
+  set(embedded "${CMAKE_CURRENT_BINARY_DIR}/${target}_kernels.cpp")
+  add_custom_command(
+    OUTPUT "${embedded}"
+    COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${embedded}" "-DROOT=${PROJECT_SOURCE_DIR}" "-DSOURCES=${kernel_paths}"
+            -P "${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake"
+    DEPENDS ${kernel_paths} "${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake"
+    COMMENT "Embedding kernels of ${dir} (${variant})"
+    VERBATIM)
+  add_library(${target}_files OBJECT ${host_sources} "${embedded}")
+  target_include_directories(${target}_files PUBLIC "${here}")
+  target_link_libraries(${target}_files PUBLIC workbook_common)
+
+  if(variant STREQUAL "starter" OR variant STREQUAL "solution")
+    set(demo_name "${dir}")
+    if(variant STREQUAL "solution")
+      set(demo_name "${dir}-solution")
+    endif()
+    add_executable(${target}_demo)
+    target_link_libraries(${target}_demo PRIVATE ex${dir}_demo_main ${target}_files)
+    set_target_properties(${target}_demo PROPERTIES OUTPUT_NAME "${demo_name}"
+                          RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
+    _workbook_register("demo ${dir} ${variant} $<TARGET_FILE:${target}_demo>")
+  endif()
+
+  add_executable(${target}_test)
+  target_link_libraries(${target}_test PRIVATE ex${dir}_test_main ${target}_files workbook_testing)
+  set_target_properties(${target}_test PROPERTIES OUTPUT_NAME "test-${dir}-${variant}"
+                        RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
+  add_test(NAME "${dir}.${variant}" COMMAND ${target}_test)
+  set_tests_properties("${dir}.${variant}" PROPERTIES TIMEOUT "${limit}" LABELS "graded;${dir};${variant}")
+  if(NOT variant STREQUAL "solution")
+    # The starter and every mutant must fail their graded test; the course check also insists
+    # the failure is a reported one, not a crash.
+    set_tests_properties("${dir}.${variant}" PROPERTIES WILL_FAIL TRUE)
+  endif()
+  string(REPLACE ";" "," edit_list "${edit}")
+  string(REPLACE ";" "," kernel_list "${kernels}")
+  _workbook_register("test ${dir} ${variant} $<TARGET_FILE:${target}_test> edit=${edit_list} kernels=${kernel_list}")
+endfunction()
+
+function(workbook_exercise)
+  get_filename_component(dir "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  get_property(known GLOBAL PROPERTY WORKBOOK_EXERCISES)
+  if(NOT dir IN_LIST known)
+    message(FATAL_ERROR "exercises/${dir} is not listed in course.toml")
+  endif()
+  # Compiled once per exercise, whatever the number of variants.
+  add_library(ex${dir}_demo_main OBJECT main.cpp)
+  target_include_directories(ex${dir}_demo_main PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(ex${dir}_demo_main PUBLIC workbook_common)
+  add_library(ex${dir}_test_main OBJECT test.cpp)
+  target_include_directories(ex${dir}_test_main PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(ex${dir}_test_main PUBLIC workbook_testing)
+
+  set(solution "${PROJECT_SOURCE_DIR}/solutions/${dir}")
+  _workbook_variant(${dir} starter "${CMAKE_CURRENT_SOURCE_DIR}")
+  _workbook_variant(${dir} solution "${solution}")
+  # Planted bugs: tests/mutants/NN_name/<what_is_wrong>/ holds the edited files it breaks; the
+  # others come from the solution.
+  file(GLOB mutants LIST_DIRECTORIES true "${PROJECT_SOURCE_DIR}/tests/mutants/${dir}/*")
+  foreach(mutant IN LISTS mutants)
+    if(IS_DIRECTORY "${mutant}")
+      get_filename_component(name "${mutant}" NAME)
+      _workbook_variant(${dir} "mutant-${name}" "${mutant}" "${solution}")
+      set_property(TEST "${dir}.mutant-${name}" APPEND PROPERTY LABELS mutant)
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,32 @@
+// Kernel sources: embedded into each program at build time (cmake/embed_kernels.cmake), or read
+// from the directory WORKBOOK_KERNEL_DIR names, so an edited .cl file can be tried without a
+// rebuild and a grader can point a prebuilt test at a student's kernels.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace workbook {
+
+struct KernelSource {
+    std::string name;  // "vadd.cl": what programs ask for
+    std::string path;  // where it came from, as messages should show it: "exercises/02_vadd/vadd.cl"
+    std::string text;
+};
+
+// The source called `name`: from $WORKBOOK_KERNEL_DIR/name when that variable is set (an error
+// if the file is missing there), else the copy embedded at build time. Throws workbook::Error
+// listing the embedded names when there is neither.
+KernelSource kernel_source(const std::string& name);
+
+// Names of the kernel files this program embeds, in registration order.
+std::vector<std::string> embedded_kernel_names();
+
+// Registers one embedded file. Only generated code creates these, as static objects.
+class EmbeddedKernel {
+public:
+    EmbeddedKernel(const char* name, const char* path, const char* text, std::size_t size);
+};
+
+}  // namespace workbook

@@ -1,0 +1,29 @@
+// Running a child program with a time limit and captured, capped output. The course check
+// uses it now; the CLI and the grader build on it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace workbook {
+
+struct ProcessResult {
+    int exit_code = -1;      // valid when !signaled && !timed_out
+    int signal = 0;          // the signal that ended it, when signaled
+    bool signaled = false;
+    bool timed_out = false;  // killed (with its whole process group) at the deadline
+    std::string output;      // stdout and stderr interleaved, at most the cap
+    std::size_t dropped_bytes = 0;
+    double seconds = 0.0;
+    bool passed() const { return !signaled && !timed_out && exit_code == 0; }
+    // "exit 1", "killed by signal 11 (SIGSEGV)", "timed out after 60 s"
+    std::string status() const;
+};
+
+// Runs argv[0] (looked up in PATH) with extra environment entries ("NAME=value") added.
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                          const std::vector<std::string>& extra_env = {}, std::size_t output_cap = 1 << 20);
+
+}  // namespace workbook

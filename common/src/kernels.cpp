@@ -1,0 +1,55 @@
+// The registry behind kernel_source(): a function-local static, so registration from generated
+// static objects works whatever the order of static initialisation.
+#include "workbook/kernels.hpp"
+
+#include "workbook/errors.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace workbook {
+namespace {
+
+std::vector<KernelSource>& registry() {
+    static std::vector<KernelSource> sources;
+    return sources;
+}
+
+}  // namespace
+
+EmbeddedKernel::EmbeddedKernel(const char* name, const char* path, const char* text, std::size_t size) {
+    registry().push_back(KernelSource{name, path, std::string(text, size)});
+}
+
+std::vector<std::string> embedded_kernel_names() {
+    std::vector<std::string> names;
+    for (const auto& k : registry()) names.push_back(k.name);
+    return names;
+}
+
+KernelSource kernel_source(const std::string& name) {
+    if (const char* dir = std::getenv("WORKBOOK_KERNEL_DIR"); dir && *dir) {
+        const auto path = std::filesystem::path(dir) / name;
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            throw Error(fmt::format("WORKBOOK_KERNEL_DIR={} is set, but {} cannot be read.\n"
+                                    "Fix: put {} there, or unset WORKBOOK_KERNEL_DIR to use the copy built into "
+                                    "this program.",
+                                    dir, path.string(), name));
+        std::ostringstream text;
+        text << in.rdbuf();
+        return KernelSource{name, path.string(), text.str()};
+    }
+    for (const auto& k : registry())
+        if (k.name == name) return k;
+    const auto names = embedded_kernel_names();
+    throw Error(fmt::format("no kernel source called {} is built into this program (it has: {}).\n"
+                            "Fix: check the name, or set WORKBOOK_KERNEL_DIR to a directory holding {}.",
+                            name, names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", ")), name));
+}
+
+}  // namespace workbook

@@ -1,0 +1,92 @@
+// fork/exec with a pipe, a deadline and a process group, so a hung or forking child is killed
+// whole (see process.hpp).
+#include "workbook/process.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/timing.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace workbook {
+
+std::string ProcessResult::status() const {
+    if (timed_out) return fmt::format("timed out after {:.0f} s", seconds);
+    if (signaled) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
+    return fmt::format("exit {}", exit_code);
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                          const std::vector<std::string>& extra_env, std::size_t output_cap) {
+    if (argv.empty()) throw Error("run_process: empty command");
+    int fds[2];
+    if (pipe(fds) != 0) throw Error(fmt::format("pipe failed: {}", std::strerror(errno)));
+
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+
+    Stopwatch clock;
+    const pid_t pid = fork();
+    if (pid < 0) throw Error(fmt::format("fork failed: {}", std::strerror(errno)));
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        for (const auto& e : extra_env) putenv(const_cast<char*>(e.c_str()));
+        execvp(args[0], args.data());
+        std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);  // also here, so the group exists before any kill below
+    close(fds[1]);
+
+    ProcessResult result;
+    char buffer[65536];
+    bool open = true;
+    while (open) {
+        const double left_ms = static_cast<double>(timeout.count()) - clock.seconds() * 1e3;
+        if (left_ms <= 0) {
+            result.timed_out = true;
+            kill(-pid, SIGKILL);
+            break;
+        }
+        pollfd p{fds[0], POLLIN, 0};
+        const int ready = poll(&p, 1, static_cast<int>(std::min(left_ms, 1000.0)) + 1);
+        if (ready < 0 && errno != EINTR) break;
+        if (ready <= 0) continue;
+        const ssize_t n = read(fds[0], buffer, sizeof buffer);
+        if (n <= 0) {
+            open = false;
+            continue;
+        }
+        const std::size_t room = output_cap - std::min(output_cap, result.output.size());
+        result.output.append(buffer, std::min<std::size_t>(room, static_cast<std::size_t>(n)));
+        result.dropped_bytes += static_cast<std::size_t>(n) - std::min<std::size_t>(room, static_cast<std::size_t>(n));
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    kill(-pid, SIGKILL);  // whatever it forked and left behind goes too
+    result.seconds = clock.seconds();
+    if (!result.timed_out) {
+        if (WIFSIGNALED(status)) {
+            result.signaled = true;
+            result.signal = WTERMSIG(status);
+        } else {
+            result.exit_code = WEXITSTATUS(status);
+        }
+    }
+    return result;
+}
+
+}  // namespace workbook

@@ -1,0 +1,51 @@
+// Program building and build-log parsing (see program.hpp).
+#include "workbook/program.hpp"
+
+#include "workbook/errors.hpp"
+
+#include <fmt/format.h>
+
+#include <regex>
+#include <sstream>
+
+namespace workbook {
+
+std::vector<Diagnostic> parse_build_log(const std::string& log) {
+    // clang (PoCL, Oclgrind) and NVIDIA's compiler both print "file:line:col: error: text";
+    // NVIDIA sometimes leaves out the column.
+    static const std::regex shape(R"(^(.+?):(\d+):(?:(\d+):)?\s*(fatal error|error|warning|note):\s*(.*)$)");
+    std::vector<Diagnostic> out;
+    std::istringstream lines(log);
+    std::string line;
+    std::smatch m;
+    while (std::getline(lines, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (std::regex_match(line, m, shape))
+            out.push_back(Diagnostic{m[1], std::stoi(m[2]), m[3].matched ? std::stoi(m[3]) : 0, m[4], m[5]});
+    }
+    return out;
+}
+
+cl::Program build_program(const cl::Context& context, const KernelSource& source, const std::string& options) {
+    const std::string text = fmt::format("#line 1 \"{}\"\n{}", source.path, source.text);
+    cl::Program program(context, text);
+    try {
+        program.build(options.c_str());
+        return program;
+    } catch (const cl::Error& e) {
+        if (e.err() != CL_BUILD_PROGRAM_FAILURE && e.err() != CL_INVALID_BUILD_OPTIONS) throw;
+        std::string summary, logs;
+        for (const auto& device : context.getInfo<CL_CONTEXT_DEVICES>()) {
+            const std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+            for (const auto& d : parse_build_log(log))
+                if (d.severity != "note")
+                    summary += fmt::format("  {}:{}:{}: {}: {}\n", d.file, d.line, d.column, d.severity, d.message);
+            logs += fmt::format("--- build log, {} ---\n{}\n", device.getInfo<CL_DEVICE_NAME>().c_str(),
+                                log.empty() ? "(empty)" : log);
+        }
+        throw BuildError(fmt::format("{} failed to build ({}).\n{}  build options: \"{}\"\n{}", source.path,
+                                     describe_error(e.err()), summary, options, logs));
+    }
+}
+
+}  // namespace workbook

@@ -1,0 +1,79 @@
+// What graded tests share: the device (chosen from WORKBOOK_* variables, printed once), seeded
+// inputs, the awkward sizes, device outputs that are poisoned and guarded, launches whose global
+// size overshoots the data on purpose, and the graders for vector-sum kernels and host code.
+#pragma once
+
+#include "workbook/check.hpp"
+#include "workbook/cl.hpp"
+#include "workbook/device.hpp"
+#include "workbook/random.hpp"
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace workbook::testing {
+
+struct TestDevice {
+    DeviceChoice choice;
+    cl::Context context;
+    cl::CommandQueue queue;  // in order, profiling on
+};
+
+// Chosen on first use from WORKBOOK_PLATFORM / WORKBOOK_DEVICE / WORKBOOK_DEVICE_TYPE.
+TestDevice& device();
+
+// A generator for one purpose and size, derived from the session seed.
+Rng rng(std::string_view purpose, std::uint64_t index = 0);
+
+// "repeat with WORKBOOK_SEED=1234": appended to every failure message.
+std::string repeat_hint();
+
+// 1, small primes, sizes that are no multiple of any work-group size, one just past a power of
+// two and one above 2^20.
+std::vector<std::size_t> awkward_sizes();
+
+// Elements of slack after every test buffer: junk after inputs (so reading past the end is
+// harmless), the guard pattern after outputs (so writing past the end is seen).
+inline constexpr std::size_t guard_elements = 1024;
+
+// A read-only device buffer holding `values` followed by `guard_elements` of random junk.
+cl::Buffer padded_input(std::span<const float> values, cl_mem_flags flags = CL_MEM_READ_ONLY);
+
+// A device output of `count` NaN-poisoned elements followed by a guard band.
+class DeviceOutput {
+public:
+    explicit DeviceOutput(std::size_t count, cl_mem_flags flags = CL_MEM_READ_WRITE);
+    const cl::Buffer& buffer() const { return buffer_; }
+    std::size_t count() const { return count_; }
+    // Reads everything back: the `count` values, and sets guard_report (empty when intact).
+    std::vector<float> read(std::string& guard_report) const;
+
+private:
+    std::size_t count_;
+    cl::Buffer buffer_;
+};
+
+// A 1D launch for `count` items whose global size is deliberately rounded up past count, with a
+// local size the kernel and device accept: a kernel without a bounds check writes past the end.
+struct OvershootingLaunch {
+    std::size_t global = 0;
+    std::size_t local = 0;
+};
+OvershootingLaunch overshooting_launch(const cl::Kernel& kernel, std::size_t count);
+
+// Grades `kernel_name` from the kernel file `file`, a kernel of the shape
+//   kernel(in_0, ..., in_{n-1}, out, const unsigned int count)  with out[i] = in_0[i] + ... + in_{n-1}[i]
+// at every awkward size, with overshooting launches, poisoned outputs and guard bands.
+void check_vector_sum_kernel(const std::string& file, const std::string& kernel_name, std::size_t inputs);
+
+// Grades host code that computes out[i] = in_0[i] + ... on the device: `run` gets the input
+// arrays, a poisoned output with a guard band after it, and the count.
+using VectorSumHost = std::function<void(const std::vector<const float*>& inputs, float* out, std::size_t count)>;
+void check_vector_sum_host(const std::string& what, std::size_t inputs, const VectorSumHost& run);
+
+// The message for a vector result: the comparison, what NaN means here, and the seed.
+std::string explain_result(const std::string& what, std::size_t count, const Comparison& result);
+
+}  // namespace workbook::testing

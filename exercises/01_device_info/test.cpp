@@ -1,0 +1,83 @@
+// Exercise 01 graded test: compares what query_platforms() returns with the same properties
+// asked of OpenCL directly through the C API, field by field.
+#include "device_info.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+// The C API returns strings with their terminating NUL; compare without it.
+std::string trimmed(std::string s) {
+    while (!s.empty() && s.back() == '\0') s.pop_back();
+    return s;
+}
+
+std::string platform_string(cl_platform_id p, cl_platform_info what) {
+    std::size_t size = 0;
+    clGetPlatformInfo(p, what, 0, nullptr, &size);
+    std::string s(size, '\0');
+    clGetPlatformInfo(p, what, size, s.data(), nullptr);
+    return trimmed(s);
+}
+
+std::string device_string(cl_device_id d, cl_device_info what) {
+    std::size_t size = 0;
+    clGetDeviceInfo(d, what, 0, nullptr, &size);
+    std::string s(size, '\0');
+    clGetDeviceInfo(d, what, size, s.data(), nullptr);
+    return trimmed(s);
+}
+
+template <class T>
+T device_value(cl_device_id d, cl_device_info what) {
+    T value{};
+    clGetDeviceInfo(d, what, sizeof value, &value, nullptr);
+    return value;
+}
+
+}  // namespace
+
+TEST_CASE("01_device_info: every platform and device, with the right properties") {
+    cl_uint platform_count = 0;
+    REQUIRE(clGetPlatformIDs(0, nullptr, &platform_count) == CL_SUCCESS);
+    std::vector<cl_platform_id> platforms(platform_count);
+    clGetPlatformIDs(platform_count, platforms.data(), nullptr);
+
+    const auto got = workbook::ex01::query_platforms();
+    REQUIRE_MESSAGE(got.size() == platforms.size(),
+                    fmt::format("query_platforms() returned {} platform(s); OpenCL lists {}", got.size(),
+                                platforms.size()));
+    for (std::size_t p = 0; p < platforms.size(); ++p) {
+        const auto& gp = got[p];
+        INFO("platform ", p, " (", platform_string(platforms[p], CL_PLATFORM_NAME), ")");
+        CHECK(trimmed(gp.name) == platform_string(platforms[p], CL_PLATFORM_NAME));
+        CHECK(trimmed(gp.vendor) == platform_string(platforms[p], CL_PLATFORM_VENDOR));
+        CHECK(trimmed(gp.version) == platform_string(platforms[p], CL_PLATFORM_VERSION));
+
+        cl_uint device_count = 0;
+        clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &device_count);
+        std::vector<cl_device_id> devices(device_count);
+        clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, device_count, devices.data(), nullptr);
+        REQUIRE_MESSAGE(gp.devices.size() == devices.size(),
+                        fmt::format("{} device(s) listed for this platform; OpenCL has {}", gp.devices.size(),
+                                    devices.size()));
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            const auto& gd = gp.devices[i];
+            const cl_device_id d = devices[i];
+            INFO("device ", i, " (", device_string(d, CL_DEVICE_NAME), ")");
+            CHECK(trimmed(gd.name) == device_string(d, CL_DEVICE_NAME));
+            CHECK(trimmed(gd.vendor) == device_string(d, CL_DEVICE_VENDOR));
+            CHECK(trimmed(gd.version) == device_string(d, CL_DEVICE_VERSION));
+            CHECK(trimmed(gd.opencl_c_version) == device_string(d, CL_DEVICE_OPENCL_C_VERSION));
+            CHECK(gd.type == device_value<cl_device_type>(d, CL_DEVICE_TYPE));
+            CHECK(gd.compute_units == device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS));
+            CHECK(gd.max_work_group_size == device_value<std::size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+            CHECK(gd.global_mem_bytes == device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE));
+            CHECK(gd.local_mem_bytes == device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE));
+        }
+    }
+}
