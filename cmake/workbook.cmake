@@ -96,9 +96,22 @@ function(_workbook_variant dir variant)
     DEPENDS ${kernel_paths} "${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake"
     COMMENT "Embedding kernels of ${dir} (${variant})"
     VERBATIM)
-  add_library(${target}_files OBJECT ${host_sources} "${embedded}")
-  target_include_directories(${target}_files PUBLIC "${here}")
-  target_link_libraries(${target}_files PUBLIC workbook_common)
+  add_library(${target}_kernels OBJECT "${embedded}")
+  target_link_libraries(${target}_kernels PUBLIC workbook_common)
+  # Variants with the same host files (a kernel-only mutant and the solution) share one compiled
+  # copy of them.
+  string(MD5 host_key "${here};${host_sources}")
+  get_property(host_target GLOBAL PROPERTY WORKBOOK_HOST_${host_key})
+  if(NOT host_sources)
+    set(host_target "")  # a kernel-only exercise
+  elseif(NOT host_target)
+    set(host_target "${target}_host")
+    add_library(${host_target} OBJECT ${host_sources})
+    target_include_directories(${host_target} PUBLIC "${here}")
+    target_link_libraries(${host_target} PUBLIC workbook_common)
+    set_property(GLOBAL PROPERTY WORKBOOK_HOST_${host_key} "${host_target}")
+  endif()
+  set(files ${host_target} ${target}_kernels)
 
   if(variant STREQUAL "starter" OR variant STREQUAL "solution")
     set(demo_name "${dir}")
@@ -106,14 +119,14 @@ function(_workbook_variant dir variant)
       set(demo_name "${dir}-solution")
     endif()
     add_executable(${target}_demo)
-    target_link_libraries(${target}_demo PRIVATE ex${dir}_demo_main ${target}_files)
+    target_link_libraries(${target}_demo PRIVATE ex${dir}_demo_main ${files})
     set_target_properties(${target}_demo PROPERTIES OUTPUT_NAME "${demo_name}"
                           RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
     _workbook_register("demo ${dir} ${variant} $<TARGET_FILE:${target}_demo>")
   endif()
 
   add_executable(${target}_test)
-  target_link_libraries(${target}_test PRIVATE ex${dir}_test_main ${target}_files workbook_testing)
+  target_link_libraries(${target}_test PRIVATE ex${dir}_test_main ${files} workbook_testing)
   set_target_properties(${target}_test PROPERTIES OUTPUT_NAME "test-${dir}-${variant}"
                         RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
   add_test(NAME "${dir}.${variant}" COMMAND ${target}_test)

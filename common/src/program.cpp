@@ -11,17 +11,22 @@
 namespace workbook {
 
 std::vector<Diagnostic> parse_build_log(const std::string& log) {
-    // clang (PoCL, Oclgrind) and NVIDIA's compiler both print "file:line:col: error: text";
-    // NVIDIA sometimes leaves out the column.
-    static const std::regex shape(R"(^(.+?):(\d+):(?:(\d+):)?\s*(fatal error|error|warning|note):\s*(.*)$)");
+    // clang and NVIDIA's compiler print "file:line:col: error: text" (NVIDIA sometimes without
+    // the column); PoCL 3 reformats clang's lines as "error: file:line:col: text".
+    static const std::regex location_first(
+        R"(^(.+?):(\d+):(?:(\d+):)?\s*(fatal error|error|warning|note):\s*(.*)$)");
+    static const std::regex severity_first(R"(^(fatal error|error|warning|note):\s*(.+?):(\d+):(?:(\d+):)?\s*(.*)$)");
     std::vector<Diagnostic> out;
     std::istringstream lines(log);
     std::string line;
     std::smatch m;
+    auto number = [](const std::ssub_match& s) { return s.matched ? std::stoi(s.str()) : 0; };
     while (std::getline(lines, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (std::regex_match(line, m, shape))
-            out.push_back(Diagnostic{m[1], std::stoi(m[2]), m[3].matched ? std::stoi(m[3]) : 0, m[4], m[5]});
+        if (std::regex_match(line, m, location_first))
+            out.push_back(Diagnostic{m[1], number(m[2]), number(m[3]), m[4], m[5]});
+        else if (std::regex_match(line, m, severity_first))
+            out.push_back(Diagnostic{m[2], number(m[3]), number(m[4]), m[1], m[5]});
     }
     return out;
 }

@@ -17,8 +17,9 @@ TEST_CASE("a build log's diagnostics are parsed, with or without a column") {
         "    c[i] = x;\n"
         "            ^\n"
         "<kernel>:4:1: warning: something\n"
-        "vadd.cl:12: error: expected ';'\r\n");
-    REQUIRE(d.size() == 3);
+        "vadd.cl:12: error: expected ';'\r\n"
+        "error: exercises/04_vadd_abc/vadd_abc.cl:9:30: use of undeclared identifier 'e'\n");
+    REQUIRE(d.size() == 4);
     CHECK(d[0].file == "exercises/02_vadd/vadd.cl");
     CHECK(d[0].line == 7);
     CHECK(d[0].column == 13);
@@ -27,6 +28,11 @@ TEST_CASE("a build log's diagnostics are parsed, with or without a column") {
     CHECK(d[1].severity == "warning");
     CHECK(d[2].line == 12);
     CHECK(d[2].column == 0);
+    CHECK(d[3].file == "exercises/04_vadd_abc/vadd_abc.cl");  // PoCL's shape: severity first
+    CHECK(d[3].line == 9);
+    CHECK(d[3].column == 30);
+    CHECK(d[3].severity == "error");
+    CHECK(d[3].message == "use of undeclared identifier 'e'");
 }
 
 TEST_CASE("a valid kernel builds") {

@@ -1,0 +1,13 @@
+// Planted bug "no_bounds_check" for the course check: the solution with one mistake students make.
+__kernel void vadd(__global const float* a,
+                   __global const float* b,
+                   __global float* c,
+                   const unsigned int count)
+{
+    const size_t i = get_global_id(0);
+    // The global size is often rounded up to a multiple of the work-group size, so some
+    // work-items have no element: without this test they would write past the end of c.
+    {  // planted bug: no bounds check
+        c[i] = a[i] + b[i];
+    }
+}
