@@ -31,6 +31,14 @@ std::vector<Diagnostic> parse_build_log(const std::string& log) {
     return out;
 }
 
+Diagnostic locate_in_source(Diagnostic d, const std::string& source_path) {
+    if (d.file != source_path) {
+        d.file = source_path;
+        d.line = d.line > 1 ? d.line - 1 : d.line;
+    }
+    return d;
+}
+
 cl::Program build_program(const cl::Context& context, const KernelSource& source, const std::string& options) {
     const std::string text = fmt::format("#line 1 \"{}\"\n{}", source.path, source.text);
     cl::Program program(context, text);
@@ -42,8 +50,8 @@ cl::Program build_program(const cl::Context& context, const KernelSource& source
         std::string summary, logs;
         for (const auto& device : context.getInfo<CL_CONTEXT_DEVICES>()) {
             const std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
-            for (const auto& d : parse_build_log(log))
-                if (d.severity != "note")
+            for (const auto& raw : parse_build_log(log))
+                if (const auto d = locate_in_source(raw, source.path); d.severity != "note")
                     summary += fmt::format("  {}:{}:{}: {}: {}\n", d.file, d.line, d.column, d.severity, d.message);
             logs += fmt::format("--- build log, {} ---\n{}\n", device.getInfo<CL_DEVICE_NAME>().c_str(),
                                 log.empty() ? "(empty)" : log);

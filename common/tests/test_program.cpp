@@ -35,6 +35,16 @@ TEST_CASE("a build log's diagnostics are parsed, with or without a column") {
     CHECK(d[3].message == "use of undeclared identifier 'e'");
 }
 
+TEST_CASE("diagnostics of compilers that ignore #line are mapped to the .cl file and line") {
+    const workbook::Diagnostic nvidia{"<kernel>", 5, 49, "error", "use of undeclared identifier"};
+    const auto mapped = workbook::locate_in_source(nvidia, "exercises/02_vadd/vadd.cl");
+    CHECK(mapped.file == "exercises/02_vadd/vadd.cl");
+    CHECK(mapped.line == 4);
+    CHECK(mapped.column == 49);
+    const workbook::Diagnostic clang{"exercises/02_vadd/vadd.cl", 4, 49, "error", "x"};
+    CHECK(workbook::locate_in_source(clang, "exercises/02_vadd/vadd.cl").line == 4);
+}
+
 TEST_CASE("a valid kernel builds") {
     auto& dev = workbook::testing::device();
     const auto program = workbook::build_program(dev.context, source("__kernel void k(__global float* x) { x[0] = 2.0f; }"));

@@ -22,6 +22,11 @@ struct Diagnostic {
 // The diagnostics in a build log, in order. Lines of other shapes are skipped.
 std::vector<Diagnostic> parse_build_log(const std::string& log);
 
+// Maps a diagnostic to the .cl file. `source_path` is what the `#line 1` prefix named: a compiler
+// that honoured it reports that file and the right line. One that ignores #line (NVIDIA's says
+// "<kernel>") counts the prefix as line 1, so its lines are one too high.
+Diagnostic locate_in_source(Diagnostic d, const std::string& source_path);
+
 // Builds `source` for every device of `context`. A `#line 1 "<path>"` directive goes in front
 // of the text so that compilers name the real .cl file, not a temporary copy.
 // Throws workbook::BuildError on failure.
