@@ -158,14 +158,39 @@ function(workbook_exercise)
   set(solution "${PROJECT_SOURCE_DIR}/solutions/${dir}")
   _workbook_variant(${dir} starter "${CMAKE_CURRENT_SOURCE_DIR}")
   _workbook_variant(${dir} solution "${solution}")
-  # Planted bugs: tests/mutants/NN_name/<what_is_wrong>/ holds the edited files it breaks; the
-  # others come from the solution.
-  file(GLOB mutants LIST_DIRECTORIES true "${PROJECT_SOURCE_DIR}/tests/mutants/${dir}/*")
-  foreach(mutant IN LISTS mutants)
-    if(IS_DIRECTORY "${mutant}")
-      get_filename_component(name "${mutant}" NAME)
-      _workbook_variant(${dir} "mutant-${name}" "${mutant}" "${solution}")
-      set_property(TEST "${dir}.mutant-${name}" APPEND PROPERTY LABELS mutant)
-    endif()
-  endforeach()
+  # Planted bugs: tests/mutants/NN_name.cmake calls workbook_mutant() once for each.
+  set(mutants "${PROJECT_SOURCE_DIR}/tests/mutants/${dir}.cmake")
+  if(EXISTS "${mutants}")
+    set(WORKBOOK_MUTANT_EXERCISE "${dir}")
+    include("${mutants}")
+  endif()
+endfunction()
+
+# workbook_mutant(<name> <file> <find> <replace>): the solution with one mistake a student makes.
+# <file> is one of the exercise's edited files; the text <find> must occur in the solution's copy
+# exactly once and is replaced by <replace>. Write both as bracket arguments ([[...]]) so C++ and
+# OpenCL text pass through untouched. The graded test, built against this variant, must fail.
+function(workbook_mutant name file find replace)
+  set(dir "${WORKBOOK_MUTANT_EXERCISE}")
+  set(solution "${PROJECT_SOURCE_DIR}/solutions/${dir}/${file}")
+  file(READ "${solution}" text)
+  string(FIND "${text}" "${find}" first)
+  string(FIND "${text}" "${find}" last REVERSE)
+  if(first EQUAL -1 OR NOT first EQUAL last)
+    message(FATAL_ERROR "mutant ${dir}/${name}: the text to replace must occur exactly once in "
+                        "solutions/${dir}/${file}; update tests/mutants/${dir}.cmake")
+  endif()
+  string(REPLACE "${find}" "${replace}" text "${text}")
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/mutants/${name}")
+  # Written only when it changes, so a reconfigure rebuilds nothing that did not change.
+  set(old "")
+  if(EXISTS "${out}/${file}")
+    file(READ "${out}/${file}" old)
+  endif()
+  if(NOT old STREQUAL text)
+    file(WRITE "${out}/${file}" "${text}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution}")
+  _workbook_variant(${dir} "mutant-${name}" "${out}" "${PROJECT_SOURCE_DIR}/solutions/${dir}")
+  set_property(TEST "${dir}.mutant-${name}" APPEND PROPERTY LABELS mutant)
 endfunction()
