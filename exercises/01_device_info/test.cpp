@@ -16,21 +16,18 @@ std::string trimmed(std::string s) {
     return s;
 }
 
-std::string platform_string(cl_platform_id p, cl_platform_info what) {
+// One string property through the C API: the size first, then the text.
+template <class Object, class Query>
+std::string info_string(cl_int (*get)(Object, Query, std::size_t, void*, std::size_t*), Object object, Query what) {
     std::size_t size = 0;
-    clGetPlatformInfo(p, what, 0, nullptr, &size);
+    get(object, what, 0, nullptr, &size);
     std::string s(size, '\0');
-    clGetPlatformInfo(p, what, size, s.data(), nullptr);
+    get(object, what, size, s.data(), nullptr);
     return trimmed(s);
 }
 
-std::string device_string(cl_device_id d, cl_device_info what) {
-    std::size_t size = 0;
-    clGetDeviceInfo(d, what, 0, nullptr, &size);
-    std::string s(size, '\0');
-    clGetDeviceInfo(d, what, size, s.data(), nullptr);
-    return trimmed(s);
-}
+std::string platform_string(cl_platform_id p, cl_platform_info what) { return info_string(clGetPlatformInfo, p, what); }
+std::string device_string(cl_device_id d, cl_device_info what) { return info_string(clGetDeviceInfo, d, what); }
 
 template <class T>
 T device_value(cl_device_id d, cl_device_info what) {
