@@ -168,8 +168,8 @@ endfunction()
 
 # workbook_mutant(<name> <file> <find> <replace>): the solution with one mistake a student makes.
 # <file> is one of the exercise's edited files; the text <find> must occur in the solution's copy
-# exactly once and is replaced by <replace>. Write both as bracket arguments ([[...]]) so C++ and
-# OpenCL text pass through untouched. The graded test, built against this variant, must fail.
+# exactly once and is replaced by <replace>. Write both as bracket arguments ([=[...]=]) so C++ and
+# OpenCL text (array indexing included) passes through untouched. The graded test, built against this variant, must fail.
 function(workbook_mutant name file find replace)
   set(dir "${WORKBOOK_MUTANT_EXERCISE}")
   set(solution "${PROJECT_SOURCE_DIR}/solutions/${dir}/${file}")

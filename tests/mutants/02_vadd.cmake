@@ -3,40 +3,40 @@
 
 # The kernel
 workbook_mutant(no_bounds_check vadd.cl
-  [[    if (i < count) {]]
-  [[    {  // planted bug: no bounds check]])
+  [=[    if (i < count) {]=]
+  [=[    {  // planted bug: no bounds check]=])
 workbook_mutant(bound_one_short vadd.cl
-  [[if (i < count)]]
-  [[if (i < count - 1)  /* planted bug */]])
+  [=[if (i < count)]=]
+  [=[if (i < count - 1)  /* planted bug */]=])
 workbook_mutant(bound_one_past vadd.cl
-  [[if (i < count)]]
-  [[if (i <= count)  /* planted bug */]])
+  [=[if (i < count)]=]
+  [=[if (i <= count)  /* planted bug */]=])
 workbook_mutant(wrong_operand vadd.cl
-  [[c[i] = a[i] + b[i];]]
-  [[c[i] = a[i] + a[i];  // planted bug]])
+  [=[c[i] = a[i] + b[i];]=]
+  [=[c[i] = a[i] + a[i];  // planted bug]=])
 workbook_mutant(subtracts vadd.cl
-  [[c[i] = a[i] + b[i];]]
-  [[c[i] = a[i] - b[i];  // planted bug]])
+  [=[c[i] = a[i] + b[i];]=]
+  [=[c[i] = a[i] - b[i];  // planted bug]=])
 workbook_mutant(shifted_index vadd.cl
-  [[c[i] = a[i] + b[i];]]
-  [[c[i] = a[i + 1] + b[i + 1];  // planted bug]])
+  [=[c[i] = a[i] + b[i];]=]
+  [=[c[i] = a[i + 1] + b[i + 1];  // planted bug]=])
 workbook_mutant(local_id vadd.cl
-  [[get_global_id(0)]]
-  [[get_local_id(0) /* planted bug */]])
+  [=[get_global_id(0)]=]
+  [=[get_local_id(0) /* planted bug */]=])
 # The sum goes through a 16-bit half on its way to c (vstore_half needs no fp16 extension).
 workbook_mutant(lost_precision vadd.cl
-  [[        c[i] = a[i] + b[i];]]
-  [[        ushort h;  // planted bug: half precision
+  [=[        c[i] = a[i] + b[i];]=]
+  [=[        ushort h;  // planted bug: half precision
         vstore_half(a[i] + b[i], 0, (__private half*)&h);
-        c[i] = vload_half(0, (__private half*)&h);]])
+        c[i] = vload_half(0, (__private half*)&h);]=])
 
 # The host code
 workbook_mutant(host_no_read_back vadd_host.cpp
-  [[    queue.enqueueReadBuffer(c_device, CL_TRUE, 0, bytes, c);]]
-  [[    (void)c;  // planted bug: c is never read back]])
+  [=[    queue.enqueueReadBuffer(c_device, CL_TRUE, 0, bytes, c);]=]
+  [=[    (void)c;  // planted bug: c is never read back]=])
 workbook_mutant(host_count_one_short vadd_host.cpp
-  [[c_device, static_cast<cl_uint>(count));]]
-  [[c_device, static_cast<cl_uint>(count - 1));  // planted bug]])
+  [=[c_device, static_cast<cl_uint>(count));]=]
+  [=[c_device, static_cast<cl_uint>(count - 1));  // planted bug]=])
 workbook_mutant(host_reads_one_too_many vadd_host.cpp
-  [[    const std::size_t bytes = count * sizeof(float);]]
-  [[    const std::size_t bytes = (count + 1) * sizeof(float);  // planted bug: one element too many]])
+  [=[    const std::size_t bytes = count * sizeof(float);]=]
+  [=[    const std::size_t bytes = (count + 1) * sizeof(float);  // planted bug: one element too many]=])

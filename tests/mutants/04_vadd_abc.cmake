@@ -2,11 +2,11 @@
 # graded test must fail on every one (see workbook_mutant() in cmake/workbook.cmake).
 
 workbook_mutant(drops_c vadd_abc.cl
-  [[d[i] = a[i] + b[i] + c[i];]]
-  [[d[i] = a[i] + b[i];  // planted bug]])
+  [=[d[i] = a[i] + b[i] + c[i];]=]
+  [=[d[i] = a[i] + b[i];  // planted bug]=])
 workbook_mutant(no_bounds_check vadd_abc.cl
-  [[    if (i < count) {]]
-  [[    {  // planted bug: no bounds check]])
+  [=[    if (i < count) {]=]
+  [=[    {  // planted bug: no bounds check]=])
 workbook_mutant(host_swapped_buffers vadd_abc_host.cpp
-  [[a_device, b_device, c_device, d_device,]]
-  [[a_device, b_device, d_device, c_device,  // planted bug: c and d swapped]])
+  [=[a_device, b_device, c_device, d_device,]=]
+  [=[a_device, b_device, d_device, c_device,  // planted bug: c and d swapped]=])

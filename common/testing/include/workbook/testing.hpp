@@ -6,6 +6,7 @@
 #include "workbook/check.hpp"
 #include "workbook/cl.hpp"
 #include "workbook/device.hpp"
+#include "workbook/matmul.hpp"
 #include "workbook/random.hpp"
 
 #include <functional>
@@ -72,6 +73,15 @@ void check_vector_sum_kernel(const std::string& file, const std::string& kernel_
 // arrays, a poisoned output with a guard band after it, and the count.
 using VectorSumHost = std::function<void(const std::vector<const float*>& inputs, float* out, std::size_t count)>;
 void check_vector_sum_host(const std::string& what, std::size_t inputs, const VectorSumHost& run);
+
+// The sizes a matmul rung is graded at: 1, 17, 100, 257 (none a multiple of 16 or of a
+// work-group size) and 1024, each capped at the rung's max_n (which is then tried itself).
+std::vector<int> matmul_sizes(const matmul::Rung& rung);
+
+// Grades a rung's mmul kernel with its own launch geometry: random non-symmetric A and B (junk
+// after them), C poisoned with NaN and a guard band after it, tolerance relative to Σ|a·b|, the
+// first mismatch reported with its row and column.
+void check_matmul_kernel(const matmul::Rung& rung);
 
 // The message for a vector result: the comparison, what NaN means here, and the seed.
 std::string explain_result(const std::string& what, std::size_t count, const Comparison& result);

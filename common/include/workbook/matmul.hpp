@@ -1,0 +1,81 @@
+// Matrix multiplication support shared by the matmul ladder's demos, graded tests and bench:
+// C = A·B for square row-major float matrices, the CPU reference and its tolerance, and the
+// launch geometry type every rung fills in its launch.hpp.
+//
+// Every kernel of the ladder has the signature
+//   __kernel void mmul(const int N, __global const float* A, __global const float* B,
+//                      __global float* C, <the __local float* arguments the rung needs>)
+#pragma once
+
+#include "workbook/check.hpp"
+#include "workbook/cl.hpp"
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace workbook::matmul {
+
+// C = A·B on the CPU, each dot product accumulated in double and rounded once.
+std::vector<float> reference(int n, std::span<const float> a, std::span<const float> b);
+
+// scale[i][j] = Σ_k |A[i][k]|·|B[k][j]|: what rounding errors of a float dot product are
+// proportional to, whatever the order of its additions.
+std::vector<float> magnitude(int n, std::span<const float> a, std::span<const float> b);
+
+// A float dot product of n terms, in any order and with or without fused multiply-adds, is off
+// by at most n·u·Σ|a·b| (u = 2^-24); the reference's own rounding adds u·|c|. So (n + 1)·u
+// relative to the magnitude, plus FLT_MIN for devices that flush tiny results to zero.
+Tolerance tolerance(int n);
+
+// 2·n³ floating-point operations in `seconds`, in GFLOPS.
+double gflops(int n, double seconds);
+
+// "C[3][17] (row 3, column 17): expected 4.25, got nan (allowed difference 1.2e-06); 5 of 289
+// elements differ". NaN means never written: C is filled with NaN before every run.
+std::string describe(int n, const Comparison& result);
+
+// How a rung launches its kernel for one N: sizes, and the __local float* arguments that follow
+// C (in floats each).
+struct Launch {
+    cl::NDRange global;
+    cl::NDRange local;
+    std::vector<std::size_t> local_floats;
+    // "global 32 x 32, local 16 x 16, __local 1.0 KiB + 1.0 KiB"
+    std::string describe() const;
+};
+
+// One rung of the ladder as its demo, its graded test and the bench see it. Each exercise's
+// launch.hpp returns its Rung: the one place that decides its geometry.
+struct Rung {
+    std::string kernel_file = "mmul.cl";
+    std::string build_options;
+    std::function<Launch(const cl::Device&, const cl::Kernel&, int n)> launch;
+    int max_n = 0;  // the largest N the kernel supports; 0 for no limit of its own
+    // Throws workbook::Error when n is outside 1..max_n, saying why.
+    void check_size(int n) const;
+};
+
+// n rounded up to a multiple of m.
+std::size_t round_up(std::size_t n, std::size_t m);
+
+// The largest 1D work-group size no larger than `preferred` that the kernel accepts on the
+// device (CL_KERNEL_WORK_GROUP_SIZE, CL_DEVICE_MAX_WORK_ITEM_SIZES[0]).
+std::size_t work_group_size_1d(const cl::Kernel& kernel, const cl::Device& device, std::size_t preferred);
+
+// The largest power-of-two side s <= preferred such that the kernel accepts an s x s work-group
+// on the device.
+std::size_t square_work_group_side(const cl::Kernel& kernel, const cl::Device& device, std::size_t preferred);
+
+// Throws workbook::Error when the device cannot run a `side` x `side` work-group of this kernel.
+void require_square_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t side);
+
+// Throws workbook::Error when `floats` of __local memory per work-group exceed the device's.
+void require_local_memory(const cl::Device& device, std::size_t floats);
+
+// Sets N, A, B, C and the __local arguments, then enqueues the kernel; returns its event.
+cl::Event enqueue(const cl::CommandQueue& queue, cl::Kernel& kernel, int n, const cl::Buffer& a, const cl::Buffer& b,
+                  const cl::Buffer& c, const Launch& launch);
+
+}  // namespace workbook::matmul

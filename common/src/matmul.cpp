@@ -1,0 +1,136 @@
+// Matmul references, tolerances and launches (see matmul.hpp).
+#include "workbook/matmul.hpp"
+
+#include "workbook/errors.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+namespace workbook::matmul {
+namespace {
+
+void check_sizes(int n, std::span<const float> a, std::span<const float> b) {
+    const auto elements = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    if (n < 1 || a.size() < elements || b.size() < elements)
+        throw Error(fmt::format("matmul reference: N = {} needs {} elements in A and B", n, elements));
+}
+
+// Loops in i, k, j order so the inner loop walks rows of B and C contiguously.
+template <class Term>
+std::vector<float> accumulate(int n, std::span<const float> a, std::span<const float> b, Term term) {
+    check_sizes(n, a, b);
+    const std::size_t N = static_cast<std::size_t>(n);
+    std::vector<float> out(N * N);
+    std::vector<double> row(N);
+    for (std::size_t i = 0; i < N; ++i) {
+        std::fill(row.begin(), row.end(), 0.0);
+        for (std::size_t k = 0; k < N; ++k) {
+            const double aik = a[i * N + k];
+            const float* brow = &b[k * N];
+            for (std::size_t j = 0; j < N; ++j) row[j] += term(aik, static_cast<double>(brow[j]));
+        }
+        for (std::size_t j = 0; j < N; ++j) out[i * N + j] = static_cast<float>(row[j]);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<float> reference(int n, std::span<const float> a, std::span<const float> b) {
+    return accumulate(n, a, b, [](double x, double y) { return x * y; });
+}
+
+std::vector<float> magnitude(int n, std::span<const float> a, std::span<const float> b) {
+    return accumulate(n, a, b, [](double x, double y) { return std::fabs(x * y); });
+}
+
+Tolerance tolerance(int n) {
+    return Tolerance{static_cast<double>(FLT_MIN) * n, (static_cast<double>(n) + 1.0) * float_unit_roundoff};
+}
+
+double gflops(int n, double seconds) { return 2.0 * std::pow(static_cast<double>(n), 3) / seconds * 1e-9; }
+
+std::string describe(int n, const Comparison& result) {
+    if (result.ok()) return result.describe();
+    const auto& m = *result.first;
+    const std::size_t i = m.index / static_cast<std::size_t>(n), j = m.index % static_cast<std::size_t>(n);
+    return fmt::format("C[{}][{}] (row {}, column {}): expected {:.9g}, got {:.9g} (allowed difference {:.3g}); "
+                       "{} of {} elements differ.{}",
+                       i, j, i, j, m.expected, m.got, m.allowed, result.mismatches, result.checked,
+                       std::isnan(m.got) ? " NaN means that element was never written: C is filled with NaN "
+                                           "before every run."
+                                         : "");
+}
+
+std::string Launch::describe() const {
+    auto dims = [](const cl::NDRange& r) {
+        std::string s;
+        for (cl_uint d = 0; d < r.dimensions(); ++d) s += (d ? " x " : "") + std::to_string(r.get()[d]);
+        return s.empty() ? std::string("runtime's choice") : s;
+    };
+    std::string text = fmt::format("global {}, local {}", dims(global), dims(local));
+    for (std::size_t i = 0; i < local_floats.size(); ++i)
+        text += fmt::format("{}{:.1f} KiB", i ? " + " : ", __local ", local_floats[i] * sizeof(float) / 1024.0);
+    return text;
+}
+
+void Rung::check_size(int n) const {
+    if (n < 1) throw Error(fmt::format("N = {} is not a matrix size: N must be at least 1", n));
+    if (max_n > 0 && n > max_n)
+        throw Error(fmt::format("N = {} is larger than this kernel supports (at most {}; see the exercise's "
+                                "README).\nFix: choose N <= {}.",
+                                n, max_n, max_n));
+}
+
+std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
+
+std::size_t work_group_size_1d(const cl::Kernel& kernel, const cl::Device& device, std::size_t preferred) {
+    const std::size_t limit = std::min(kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device),
+                                       device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>().at(0));
+    return std::max<std::size_t>(1, std::min(preferred, limit));
+}
+
+std::size_t square_work_group_side(const cl::Kernel& kernel, const cl::Device& device, std::size_t preferred) {
+    const std::size_t limit = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+    const auto items = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    std::size_t side = 1;
+    while (side * 2 <= preferred && (side * 2) * (side * 2) <= limit && items.size() >= 2 && items[0] >= side * 2 &&
+           items[1] >= side * 2)
+        side *= 2;
+    return side;
+}
+
+void require_local_memory(const cl::Device& device, std::size_t floats) {
+    const auto available = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    if (floats * sizeof(float) > available)
+        throw Error(fmt::format("this launch needs {} bytes of __local memory per work-group; the device has {}.\n"
+                                "Fix: use a smaller N, or a device with more local memory.",
+                                floats * sizeof(float), available));
+}
+
+void require_square_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t side) {
+    const std::size_t limit = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+    const auto items = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    if (side * side > limit || items.size() < 2 || items[0] < side || items[1] < side)
+        throw Error(fmt::format("this device runs at most {} work-items of this kernel per work-group; a {} x {} "
+                                "work-group needs {}.\nFix: choose another device (--list shows them).",
+                                limit, side, side, side * side));
+}
+
+cl::Event enqueue(const cl::CommandQueue& queue, cl::Kernel& kernel, int n, const cl::Buffer& a, const cl::Buffer& b,
+                  const cl::Buffer& c, const Launch& launch) {
+    kernel.setArg(0, n);
+    kernel.setArg(1, a);
+    kernel.setArg(2, b);
+    kernel.setArg(3, c);
+    for (std::size_t i = 0; i < launch.local_floats.size(); ++i)
+        kernel.setArg(static_cast<cl_uint>(4 + i), cl::Local(launch.local_floats[i] * sizeof(float)));
+    cl::Event event;
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local, nullptr, &event);
+    return event;
+}
+
+}  // namespace workbook::matmul
