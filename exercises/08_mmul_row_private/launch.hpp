@@ -1,0 +1,27 @@
+// Exercise 08: how the private-row kernel is launched. The one place that decides it: the demo,
+// the graded test and the bench all call rung(). Do not edit.
+#pragma once
+
+#include "workbook/matmul.hpp"
+
+#include <string>
+
+namespace workbook::ex08 {
+
+// The private copy of a row of A has a size fixed when the kernel is compiled: MAX_N floats,
+// passed as a build option. N may not exceed it (the README explains why it is small).
+inline constexpr int max_n = 1024;
+
+// As exercise 07: a 1D range, one work-item per row, work-groups of 64 or what the device allows.
+inline matmul::Rung rung() {
+    matmul::Rung r;
+    r.build_options = "-DMAX_N=" + std::to_string(max_n);
+    r.max_n = max_n;
+    r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
+        const std::size_t local = matmul::work_group_size_1d(kernel, device, 64);
+        return matmul::Launch{cl::NDRange(matmul::round_up(static_cast<std::size_t>(n), local)), cl::NDRange(local), {}};
+    };
+    return r;
+}
+
+}  // namespace workbook::ex08

@@ -1,0 +1,11 @@
+// Exercise 10 graded test: mmul with the rung's own launch at N = 1, 17, 100, 257 and 1024
+// (random non-symmetric inputs, C poisoned, guard band after C, tolerance from Σ|a·b|).
+#include "launch.hpp"
+
+#include "workbook/testing.hpp"
+
+#include <doctest/doctest.h>
+
+TEST_CASE("10_mmul_block: C = A·B, 16 x 16 blocks in local memory, edge blocks when N is not a multiple of 16") {
+    workbook::testing::check_matmul_kernel(workbook::ex10::rung());
+}

@@ -1,0 +1,16 @@
+# Planted bugs for exercise 09 (see workbook_mutant() in cmake/workbook.cmake).
+
+workbook_mutant(missing_first_barrier mmul.cl
+  [=[        barrier(CLK_LOCAL_MEM_FENCE);  // Bwrk is complete]=]
+  [=[        // planted bug: no barrier after the load]=])
+workbook_mutant(missing_second_barrier mmul.cl
+  [=[        barrier(CLK_LOCAL_MEM_FENCE);  // everyone is done with this column before the next load]=]
+  [=[        // planted bug: no barrier before the next load]=] RACE)
+# Each work-item loads only its own element: the column is incomplete when N > group size.
+workbook_mutant(partial_column_load mmul.cl
+  [=[        for (int k = iloc; k < N; k += nloc) {
+            Bwrk[k] = B[k * N + j];
+        }]=]
+  [=[        if (iloc < N) {  // planted bug: one element per work-item
+            Bwrk[iloc] = B[iloc * N + j];
+        }]=])
