@@ -1,11 +1,17 @@
 # Script mode (cmake -P): writes a C++ file that embeds kernel sources and registers each with
 # workbook::EmbeddedKernel, so programs run from any directory.
-#   -DOUTPUT=<file.cpp> -DROOT=<source tree> -DSOURCES=<a.cl;b.cl>
+#   -DOUTPUT=<file.cpp> -DROOT=<source tree> -DSOURCES=<a.cl;b.cl> [-DQUALIFY=QUALIFIED]
+# Each file is registered under its name, or with QUALIFY under "<its folder>/<its name>".
 # Bytes are written as numbers, not as a string literal, so no kernel text can break the C++.
 set(body "")
 set(index 0)
 foreach(source IN LISTS SOURCES)
   get_filename_component(name "${source}" NAME)
+  if(QUALIFY STREQUAL "QUALIFIED")
+    get_filename_component(folder "${source}" DIRECTORY)
+    get_filename_component(folder "${folder}" NAME)
+    set(name "${folder}/${name}")
+  endif()
   file(RELATIVE_PATH label "${ROOT}" "${source}")
   file(READ "${source}" hex HEX)
   string(LENGTH "${hex}" hex_length)

@@ -44,6 +44,24 @@ function(workbook_read_manifest manifest)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${manifest}")
 endfunction()
 
+# workbook_embed_kernels(<target> <qualify> <files...>): an object library that builds the .cl
+# files into whatever links it, each registered under its file name ("mmul.cl"), or with
+# <qualify> set to QUALIFIED under "<folder>/<file name>" ("05_mmul_naive/mmul.cl") so that
+# several exercises' kernels of the same name can live in one program.
+function(workbook_embed_kernels target qualify)
+  set(sources ${ARGN})
+  set(embedded "${CMAKE_CURRENT_BINARY_DIR}/${target}.cpp")
+  add_custom_command(
+    OUTPUT "${embedded}"
+    COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${embedded}" "-DROOT=${PROJECT_SOURCE_DIR}" "-DSOURCES=${sources}"
+            "-DQUALIFY=${qualify}" -P "${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake"
+    DEPENDS ${sources} "${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake"
+    COMMENT "Embedding kernels for ${target}"
+    VERBATIM)
+  add_library(${target} OBJECT "${embedded}")
+  target_link_libraries(${target} PUBLIC workbook_common)
+endfunction()
+
 # One line of the build registry that tests/course_check.cpp reads: what CMake built and from
 # which files.
 function(_workbook_register line)
@@ -88,16 +106,7 @@ function(_workbook_variant dir variant)
   endforeach()
 
   set(target "ex${dir}_${variant}")
-  set(embedded "${CMAKE_CURRENT_BINARY_DIR}/${target}_kernels.cpp")
-  add_custom_command(
-    OUTPUT "${embedded}"
-    COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${embedded}" "-DROOT=${PROJECT_SOURCE_DIR}" "-DSOURCES=${kernel_paths}"
-            -P "${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake"
-    DEPENDS ${kernel_paths} "${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake"
-    COMMENT "Embedding kernels of ${dir} (${variant})"
-    VERBATIM)
-  add_library(${target}_kernels OBJECT "${embedded}")
-  target_link_libraries(${target}_kernels PUBLIC workbook_common)
+  workbook_embed_kernels(${target}_kernels "" ${kernel_paths})
   # Variants with the same host files (a kernel-only mutant and the solution) share one compiled
   # copy of them.
   string(MD5 host_key "${here};${host_sources}")

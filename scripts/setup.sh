@@ -9,6 +9,7 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo  # OpenCL loader and headers
   pocl-opencl-icd                                                  # the default device: the CPU
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev
+  libopenblas-dev libclblast-dev                                   # the bench's BLAS rows (optional)
 )
 missing=()
 for p in "${packages[@]}"; do

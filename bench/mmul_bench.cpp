@@ -1,0 +1,270 @@
+// The matmul ladder bench: serial CPU, every rung's solution kernel and, where installed, OpenBLAS
+// and CLBlast, side by side in one process on the chosen device. Prints a table per size (GFLOPS,
+// speed-up over the naive kernel, fraction of the best BLAS row), writes a CSV and an SVG chart.
+// Every row's result is checked against a reference before its speed counts.
+#include "05_mmul_naive/launch.hpp"
+#include "07_mmul_row/launch.hpp"
+#include "08_mmul_row_private/launch.hpp"
+#include "09_mmul_col_local/launch.hpp"
+#include "10_mmul_block/launch.hpp"
+#include "chart.hpp"
+
+#include "workbook/matmul_run.hpp"
+#include "workbook/timing.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <optional>
+
+#ifdef WORKBOOK_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+#ifdef WORKBOOK_HAVE_CLBLAST
+#include <clblast.h>
+#endif
+
+namespace mm = workbook::matmul;
+
+namespace {
+
+struct Row {
+    Row(std::string name_, int n_) : name(std::move(name_)), n(n_) {}
+    std::string name;
+    int n = 0;
+    std::optional<mm::Timing> timing;  // empty: skipped
+    std::string note;                   // why skipped, or the check's verdict
+    bool checked_ok = false;
+    bool blas = false;
+    double gflops() const { return timing ? mm::gflops(n, timing->kernel_median) : 0.0; }
+};
+
+// What every row's C is compared with: OpenBLAS when present (a BLAS result has the same error
+// bound as ours, so the tolerance doubles), else the double-precision CPU reference.
+struct Reference {
+    std::vector<float> c, scale;
+    workbook::Tolerance tolerance;
+    bool available = false;
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Host-timed repeats of `run` (which must finish its work before returning), after one warm-up.
+mm::Timing time_host(int repeats, const std::function<void()>& run) {
+    run();
+    std::vector<double> t;
+    for (int r = 0; r < repeats; ++r) {
+        workbook::Stopwatch clock;
+        run();
+        t.push_back(clock.seconds());
+    }
+    const double med = median(t);
+    return mm::Timing{med, *std::min_element(t.begin(), t.end()), *std::max_element(t.begin(), t.end()), med, repeats};
+}
+
+#ifdef WORKBOOK_HAVE_OPENBLAS
+void openblas_sgemm(int n, const float* a, const float* b, float* c) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+}
+#endif
+
+Reference make_reference(const mm::Problem& p, int check_max) {
+    Reference ref;
+    const int n = p.n;
+#ifdef WORKBOOK_HAVE_OPENBLAS
+    const std::size_t elements = static_cast<std::size_t>(n) * n;
+    std::vector<float> abs_a(elements), abs_b(elements);
+    std::transform(p.a.begin(), p.a.end(), abs_a.begin(), [](float x) { return std::fabs(x); });
+    std::transform(p.b.begin(), p.b.end(), abs_b.begin(), [](float x) { return std::fabs(x); });
+    ref.c.resize(elements);
+    ref.scale.resize(elements);
+    openblas_sgemm(n, p.a.data(), p.b.data(), ref.c.data());
+    openblas_sgemm(n, abs_a.data(), abs_b.data(), ref.scale.data());
+    const auto t = mm::tolerance(n);
+    ref.tolerance = workbook::Tolerance{2 * t.abs, 2 * t.rel};
+    ref.available = true;
+#else
+    if (n <= check_max) {
+        ref.c = mm::reference(n, p.a, p.b);
+        ref.scale = mm::magnitude(n, p.a, p.b);
+        ref.tolerance = mm::tolerance(n);
+        ref.available = true;
+    }
+#endif
+    (void)check_max;
+    return ref;
+}
+
+void check(Row& row, const Reference& ref, const std::vector<float>& c) {
+    if (!ref.available) {
+        row.note = "unchecked (no reference at this size)";
+        return;
+    }
+    const auto result = workbook::compare(ref.c, c, ref.tolerance, ref.scale);
+    row.checked_ok = result.ok();
+    row.note = result.ok() ? "ok" : "WRONG: " + mm::describe(row.n, result);
+}
+
+std::vector<float> read_c(const workbook::Run& run, const mm::Problem& p) {
+    std::vector<float> c(static_cast<std::size_t>(p.n) * p.n);
+    run.queue.enqueueReadBuffer(p.c_buffer, CL_TRUE, 0, c.size() * sizeof(float), c.data());
+    return c;
+}
+
+struct NamedRung {
+    std::string name;
+    mm::Rung rung;
+};
+
+std::vector<NamedRung> ladder() {
+    auto qualified = [](std::string folder, mm::Rung r) {
+        r.kernel_file = folder + "/mmul.cl";
+        return r;
+    };
+    return {{"05 naive (element per work-item)", qualified("05_mmul_naive", workbook::ex05::rung())},
+            {"07 row per work-item", qualified("07_mmul_row", workbook::ex07::rung())},
+            {"08 row of A private", qualified("08_mmul_row_private", workbook::ex08::rung())},
+            {"09 + column of B local", qualified("09_mmul_col_local", workbook::ex09::rung())},
+            {"10 blocked 16x16 local", qualified("10_mmul_block", workbook::ex10::rung())}};
+}
+
+std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_max, int check_max) {
+    std::vector<Row> rows;
+    const mm::Problem p(run, n, run.seed);
+    const Reference ref = make_reference(p, check_max);
+
+    Row serial{"serial CPU, one core", n};
+    if (n <= serial_max) {
+        std::vector<float> c(static_cast<std::size_t>(n) * n);
+        // The textbook triple loop, as the serial program of the course: the baseline to beat.
+        serial.timing = time_host(1, [&] {
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j) {
+                    float sum = 0.0f;
+                    for (int k = 0; k < n; ++k) sum += p.a[i * n + k] * p.b[k * n + j];
+                    c[static_cast<std::size_t>(i) * n + j] = sum;
+                }
+        });
+        check(serial, ref, c);
+    } else {
+        serial.note = fmt::format("skipped: N > --serial-max {}", serial_max);
+    }
+    rows.push_back(serial);
+
+    for (const auto& [name, rung] : ladder()) {
+        Row row{name, n};
+        if (rung.max_n > 0 && n > rung.max_n) {
+            row.note = fmt::format("skipped: this rung supports N <= {}", rung.max_n);
+        } else {
+            cl::Kernel kernel = mm::build_rung(run.context, rung);
+            const mm::Launch launch = rung.launch(run.choice.device, kernel, n);
+            row.timing = mm::time_launches(run.queue, kernel, p, launch, repeats);
+            check(row, ref, read_c(run, p));
+        }
+        rows.push_back(row);
+    }
+
+#ifdef WORKBOOK_HAVE_OPENBLAS
+    {
+        Row row{"OpenBLAS cblas_sgemm (CPU)", n};
+        row.blas = true;
+        std::vector<float> c(static_cast<std::size_t>(n) * n);
+        row.timing = time_host(repeats, [&] { openblas_sgemm(n, p.a.data(), p.b.data(), c.data()); });
+        check(row, ref, c);
+        rows.push_back(row);
+    }
+#endif
+#ifdef WORKBOOK_HAVE_CLBLAST
+    {
+        Row row{"CLBlast SGEMM (device)", n};
+        row.blas = true;
+        cl_command_queue queue = run.queue();
+        // CLBlast may run several kernels for one call and its event covers only the last, so the
+        // whole call is timed on the host up to finish().
+        row.timing = time_host(repeats, [&] {
+            const auto status = clblast::Gemm(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
+                                              clblast::Transpose::kNo, n, n, n, 1.0f, p.a_buffer(), 0, n, p.b_buffer(),
+                                              0, n, 0.0f, p.c_buffer(), 0, n, &queue);
+            if (status != clblast::StatusCode::kSuccess)
+                throw workbook::Error(fmt::format("CLBlast Gemm failed with status {}", static_cast<int>(status)));
+            run.queue.finish();
+        });
+        check(row, ref, read_c(run, p));
+        rows.push_back(row);
+    }
+#endif
+    return rows;
+}
+
+void print_table(const std::vector<Row>& rows, int n) {
+    double naive = 0, best_blas = 0;
+    for (const auto& r : rows) {
+        if (r.name.rfind("05 ", 0) == 0) naive = r.gflops();
+        if (r.blas) best_blas = std::max(best_blas, r.gflops());
+    }
+    fmt::print("\nN = {}\n{:<32} {:>10} {:>9} {:>10} {:>12} {:>21}  {}\n", n, "case", "GFLOPS", "x naive", "of BLAS",
+               "median", "range", "check");
+    for (const auto& r : rows) {
+        if (!r.timing) {
+            fmt::print("{:<32} {:>10} {:>9} {:>10} {:>12} {:>21}  {}\n", r.name, "-", "-", "-", "-", "-", r.note);
+            continue;
+        }
+        const auto& t = *r.timing;
+        fmt::print("{:<32} {:>10.2f} {:>9} {:>10} {:>12} {:>21}  {}\n", r.name, r.gflops(),
+                   naive > 0 ? fmt::format("{:.2f}", r.gflops() / naive) : "-",
+                   best_blas > 0 ? fmt::format("{:.3f}", r.gflops() / best_blas) : "-",
+                   workbook::format_duration(t.kernel_median),
+                   fmt::format("{} - {}", workbook::format_duration(t.kernel_min), workbook::format_duration(t.kernel_max)),
+                   r.note);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    workbook::App app("Matmul ladder bench: serial CPU, every rung's solution kernel, OpenBLAS and CLBlast, side by "
+                      "side on one device");
+    std::vector<int> sizes{1024};
+    int repeats = 3, serial_max = 1024, check_max = 1024;
+    std::string csv_path = "bench_mmul.csv", svg_path = "bench_mmul.svg";
+    app.cli().add_option("--sizes", sizes, "matrix orders N to run (default 1024: under two minutes on 2 CPU cores)")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 16384));
+    app.cli().add_option("--repeats", repeats, "timed runs per case after one warm-up (median reported)")
+        ->check(CLI::Range(1, 1000));
+    app.cli().add_option("--serial-max", serial_max, "largest N for the (slow) serial CPU row");
+    app.cli().add_option("--check-max", check_max, "largest N checked against the CPU reference when no OpenBLAS");
+    app.cli().add_option("--csv", csv_path, "where to write the CSV");
+    app.cli().add_option("--svg", svg_path, "where to write the chart (largest N)");
+    return app.run(argc, argv, [&](workbook::Run& run) {
+        std::ofstream csv(csv_path);
+        if (!csv) throw workbook::Error(fmt::format("cannot write {}\nFix: give --csv a writable path", csv_path));
+        csv << "device,case,n,gflops,median_s,min_s,max_s,repeats,check\n";
+        std::vector<Row> last;
+        bool all_ok = true;
+        for (const int n : sizes) {
+            fmt::print(stderr, "running N = {} ...\n", n);
+            last = bench_size(run, n, repeats, serial_max, check_max);
+            print_table(last, n);
+            for (const auto& r : last) {
+                if (r.timing && !r.checked_ok && r.note.rfind("unchecked", 0) != 0) all_ok = false;
+                if (!r.timing) continue;
+                csv << fmt::format("\"{}\",\"{}\",{},{:.4f},{:.6g},{:.6g},{:.6g},{},\"{}\"\n", run.choice.device_name,
+                                   r.name, n, r.gflops(), r.timing->kernel_median, r.timing->kernel_min,
+                                   r.timing->kernel_max, r.timing->repeats, r.checked_ok ? "ok" : r.note);
+            }
+        }
+        std::vector<workbook::bench::Bar> bars;
+        for (const auto& r : last)
+            if (r.timing) bars.push_back({r.name, r.gflops()});
+        std::ofstream(svg_path) << workbook::bench::bar_chart_svg(
+            fmt::format("Matmul ladder, N = {}, {}", sizes.back(), run.choice.device_name), "GFLOPS", bars);
+        fmt::print("\nwrote {} and {}\n", csv_path, svg_path);
+        return all_ok ? workbook::exit_ok : workbook::exit_wrong_result;
+    });
+}
