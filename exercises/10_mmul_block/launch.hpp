@@ -16,7 +16,7 @@ inline constexpr std::size_t tile = 16;
 // the tile. Two __local tiles of tile x tile floats: Awrk and Bwrk.
 inline matmul::Rung rung() {
     matmul::Rung r;
-    r.build_options = "-DTS=" + std::to_string(tile);
+    r.build_options = "-DTS=" + std::to_string(tile) + " -cl-fast-relaxed-math";
     r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
         matmul::require_square_work_group(kernel, device, tile);
         matmul::require_local_memory(device, 2 * tile * tile);
