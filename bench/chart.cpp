@@ -25,7 +25,7 @@ std::string escaped(const std::string& text) {
 }  // namespace
 
 std::string bar_chart_svg(const std::string& title, const std::string& unit, const std::vector<Bar>& bars) {
-    const int label_width = 230, bar_width = 480, row = 28, top = 50;
+    const int label_width = 250, bar_width = 460, row = 28, top = 50;
     const int height = top + row * static_cast<int>(bars.size()) + 20;
     double largest = 0;
     for (const auto& b : bars) largest = std::max(largest, b.value);
@@ -33,16 +33,18 @@ std::string bar_chart_svg(const std::string& title, const std::string& unit, con
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" "
         "font-size=\"13\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         "<text x=\"10\" y=\"28\" font-size=\"16\" font-weight=\"bold\">{}</text>\n",
-        label_width + bar_width + 120, height, escaped(title));
+        label_width + bar_width + 170, height, escaped(title));
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const int y = top + row * static_cast<int>(i);
         const double w = largest > 0 ? bars[i].value / largest * bar_width : 0;
         svg += fmt::format(
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n"
             "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"#3b6ea8\"/>\n"
-            "<text x=\"{:.1f}\" y=\"{}\">{:.3g} {}</text>\n",
+            "<text x=\"{:.1f}\" y=\"{}\">{} {}</text>\n",
             label_width - 8, y + 15, escaped(bars[i].label), label_width, y + 2, w, row - 8,
-            label_width + w + 6, y + 15, bars[i].value, escaped(unit));
+            label_width + w + 6, y + 15,
+            bars[i].value >= 100 ? fmt::format("{:.0f}", bars[i].value) : fmt::format("{:.3g}", bars[i].value),
+            escaped(unit));
     }
     return svg + "</svg>\n";
 }
