@@ -7,3 +7,9 @@ workbook_mutant(private_array_too_small mmul.cl
 workbook_mutant(private_row_not_copied mmul.cl
   [=[        Awrk[k] = A[i * N + k];]=]
   [=[        Awrk[k] = A[k];  // planted bug: always row 0]=])
+# The remainder columns forgotten: wrong whenever N is not a multiple of 4.
+workbook_mutant(remainder_columns_dropped mmul.cl
+  [=[    for (; j < N; j++) {
+        float sum = 0.0f;]=]
+  [=[    for (; j < 0; j++) {  // planted bug: the last N % 4 columns are never computed
+        float sum = 0.0f;]=])
