@@ -152,8 +152,8 @@ function(_workbook_variant dir variant)
   set_tests_properties("${dir}.${variant}" PROPERTIES TIMEOUT "${limit}" LABELS "graded;${dir};${variant}")
   string(REPLACE ";" "," edit_list "${edit}")
   string(REPLACE ";" "," kernel_list "${kernels}")
-  _workbook_register("test ${dir} ${variant} $<TARGET_FILE:${target}_test> edit=${edit_list} kernels=${kernel_list} "
-                     "race=${WORKBOOK_VARIANT_RACE}")
+  _workbook_register(
+    "test ${dir} ${variant} $<TARGET_FILE:${target}_test> edit=${edit_list} kernels=${kernel_list} race=${WORKBOOK_VARIANT_RACE}")
 endfunction()
 
 function(workbook_exercise)
