@@ -83,6 +83,12 @@ std::vector<int> matmul_sizes(const matmul::Rung& rung);
 // first mismatch reported with its row and column.
 void check_matmul_kernel(const matmul::Rung& rung);
 
+// Grades a kernel with the pi signature (pi.hpp) from `file`: every partial sum, for launches with
+// work-groups of 1, 7, 33, 64 and the most the kernel accepts, 1 to 5 groups, and niters of 1, 3,
+// 5, 17, 1000 plus `extra_niters` (for vector kernels, counts that are no multiple of the width).
+// A partial sum that is missing, misplaced or off by more than the float maths allows fails.
+void check_pi_kernel(const std::string& file, const std::string& kernel_name, const std::vector<int>& extra_niters = {});
+
 // The message for a vector result: the comparison, what NaN means here, and the seed.
 std::string explain_result(const std::string& what, std::size_t count, const Comparison& result);
 

@@ -1,0 +1,23 @@
+# Planted bugs for exercise 11 (see workbook_mutant() in cmake/workbook.cmake).
+
+workbook_mutant(drops_last_work_item pi.cl
+  [=[l < group_size; l++]=]
+  [=[l < group_size - 1; l++ /* planted bug */]=])
+workbook_mutant(missing_barrier pi.cl
+  [=[    barrier(CLK_LOCAL_MEM_FENCE);]=]
+  [=[    // planted bug: no barrier before the reduction]=])
+workbook_mutant(partial_sum_misplaced pi.cl
+  [=[partial_sums[get_group_id(0)] = group_sum;]=]
+  [=[partial_sums[get_global_id(0) / 2] = group_sum;  // planted bug]=])
+# Work-items start one step apart instead of niters apart: their ranges overlap.
+workbook_mutant(overlapping_ranges pi.cl
+  [=[const long first = (long)get_global_id(0) * niters;]=]
+  [=[const long first = (long)get_global_id(0);  // planted bug]=])
+# The left end of each step instead of its midpoint.
+workbook_mutant(left_rule pi.cl
+  [=[((float)(first + i) + 0.5f) * step_size]=]
+  [=[((float)(first + i)) * step_size /* planted bug */]=])
+# Only the first group's reduction runs.
+workbook_mutant(only_first_group pi.cl
+  [=[    if (lid == 0) {]=]
+  [=[    if (lid == 0 && get_group_id(0) == 0) {  // planted bug]=])

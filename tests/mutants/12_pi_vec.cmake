@@ -1,0 +1,21 @@
+# Planted bugs for exercise 12 (see workbook_mutant() in cmake/workbook.cmake).
+
+# The leftover steps are forgotten: wrong whenever niters is no multiple of 4.
+workbook_mutant(vec4_drops_remainder pi_vec.cl
+  [=[    float sum = (sums.s0 + sums.s1) + (sums.s2 + sums.s3);
+    // niters need not be a multiple of 4: the last niters % 4 steps one at a time.
+    for (; i < niters; i++) {]=]
+  [=[    float sum = (sums.s0 + sums.s1) + (sums.s2 + sums.s3);
+    for (; i < 0; i++) {  // planted bug: the last niters % 4 steps are dropped]=])
+# Every lane at the same x.
+workbook_mutant(vec4_lanes_not_offset pi_vec.cl
+  [=[(float4)(0.5f, 1.5f, 2.5f, 3.5f)]=]
+  [=[(float4)(0.5f) /* planted bug */]=])
+# One lane forgotten when the lanes are added.
+workbook_mutant(vec8_lane_dropped pi_vec.cl
+  [=[float sum = (halves.s0 + halves.s1) + (halves.s2 + halves.s3);]=]
+  [=[float sum = (halves.s0 + halves.s1) + halves.s2;  // planted bug]=])
+# Vector loop runs one vector too far: steps past the work-item's range are added.
+workbook_mutant(vec8_overruns pi_vec.cl
+  [=[for (; i + 8 <= niters; i += 8) {]=]
+  [=[for (; i < niters; i += 8) {  // planted bug: the last vector overruns]=])
