@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace workbook {
 
@@ -27,6 +29,10 @@ struct EventTimes {
 
 // Needs a queue created with profiling on (make_queue does that). Waits for the event first.
 EventTimes event_times(const cl::Event& event);
+
+// A text timeline of finished commands: for each, its queued, submit, start and end times relative
+// to the earliest queued time, and a bar from start to end on a common scale.
+std::string format_timeline(const std::vector<std::pair<std::string, EventTimes>>& commands, int width = 40);
 
 // The queue every workbook program uses: in order, profiling enabled.
 cl::CommandQueue make_queue(const cl::Context& context, const cl::Device& device);
