@@ -22,8 +22,9 @@ std::string Comparison::describe() const {
 }
 
 int report_result(const std::string& what, std::size_t count, double seconds, const Comparison& result) {
-    std::cout << fmt::format("{} {} for {} elements: {} ({} host wall time)\n", result.ok() ? "PASS" : "FAIL", what,
-                             count, result.describe(), format_duration(seconds));
+    const std::string timing = seconds > 0 ? fmt::format(" ({} host wall time)", format_duration(seconds)) : "";
+    std::cout << fmt::format("{} {} for {} elements: {}{}\n", result.ok() ? "PASS" : "FAIL", what, count,
+                             result.describe(), timing);
     return result.ok() ? exit_ok : exit_wrong_result;
 }
 

@@ -39,7 +39,8 @@ struct Comparison {
 };
 
 // Prints "PASS c = a + b for 1048576 elements: all match (12.3 ms)" or the FAIL line with the
-// first mismatch, and returns exit_ok or exit_wrong_result: the end of every demo.
+// first mismatch, and returns exit_ok or exit_wrong_result: the end of every demo. A `seconds` of
+// 0 leaves the time out.
 int report_result(const std::string& what, std::size_t count, double seconds, const Comparison& result);
 
 // NaN in `got` never matches. `scale`, when not empty, has one entry per element.
