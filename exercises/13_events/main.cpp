@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
         cl::CommandQueue queue = make_graph_queue(run.context, run.choice.device, note);
         fmt::print("{}\n", note);
         const cl::Program program = workbook::build_program(run.context, workbook::kernel_source("events.cl"));
+        if (!overtakes_held_commands(run.context, queue, program))
+            fmt::print("(this device runs its out-of-order queue in enqueue order all the same)\n");
         auto rng = workbook::Rng::derived(run.seed, "demo");
         auto a = rng.uniform_vector(count), b = rng.uniform_vector(count);
         const std::size_t bytes = count * sizeof(float);

@@ -37,6 +37,9 @@ TEST_CASE("13_events: two held commands, a join that waits for both, results and
     cl::CommandQueue queue = make_graph_queue(dev.context, dev.choice.device, note);
     MESSAGE(note);
     const cl::Program program = workbook::build_program(dev.context, workbook::kernel_source("events.cl"));
+    if (!overtakes_held_commands(dev.context, queue, program))
+        MESSAGE("this device runs its out-of-order queue in enqueue order: a join that does not wait for both "
+                "inputs cannot be told apart here; PoCL shows it");
 
     for (const std::size_t count : {std::size_t{1}, std::size_t{1000}, (std::size_t{1} << 20) + 3}) {
         CAPTURE(count);

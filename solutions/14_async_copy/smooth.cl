@@ -17,7 +17,8 @@ __kernel void smooth(__global const float* in,
 
     // The whole group issues one copy (same arguments in every work-item), which the device may
     // carry out with its fastest means (a DMA engine, wide loads), instead of one load per work-item.
-    const event_t copied = async_work_group_copy(destination, in + first, (size_t)n, 0);
+    // Not const: wait_group_events takes a pointer to a plain event_t.
+    event_t copied = async_work_group_copy(destination, in + first, (size_t)n, 0);
     // Until this returns the tile may be incomplete; afterwards it is visible to the whole group.
     wait_group_events(1, &copied);
 
