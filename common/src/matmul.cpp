@@ -120,6 +120,12 @@ void require_square_work_group(const cl::Kernel& kernel, const cl::Device& devic
                                 limit, side, side, side * side));
 }
 
+Launch rows_launch(const cl::Kernel& kernel, const cl::Device& device, int n, std::vector<std::size_t> local_floats) {
+    const std::size_t local = work_group_size_1d(kernel, device, 64);
+    return Launch{cl::NDRange(round_up(static_cast<std::size_t>(n), local)), cl::NDRange(local),
+                  std::move(local_floats)};
+}
+
 cl::Event enqueue(const cl::CommandQueue& queue, cl::Kernel& kernel, int n, const cl::Buffer& a, const cl::Buffer& b,
                   const cl::Buffer& c, const Launch& launch) {
     kernel.setArg(0, n);

@@ -12,8 +12,7 @@ namespace workbook::ex07 {
 inline matmul::Rung rung() {
     matmul::Rung r;
     r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
-        const std::size_t local = matmul::work_group_size_1d(kernel, device, 64);
-        return matmul::Launch{cl::NDRange(matmul::round_up(static_cast<std::size_t>(n), local)), cl::NDRange(local), {}};
+        return matmul::rows_launch(kernel, device, n);
     };
     return r;
 }

@@ -18,8 +18,7 @@ inline matmul::Rung rung() {
     r.build_options = "-DMAX_N=" + std::to_string(max_n);
     r.max_n = max_n;
     r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
-        const std::size_t local = matmul::work_group_size_1d(kernel, device, 64);
-        return matmul::Launch{cl::NDRange(matmul::round_up(static_cast<std::size_t>(n), local)), cl::NDRange(local), {}};
+        return matmul::rows_launch(kernel, device, n);
     };
     return r;
 }

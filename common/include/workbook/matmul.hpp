@@ -74,6 +74,11 @@ void require_square_work_group(const cl::Kernel& kernel, const cl::Device& devic
 // Throws workbook::Error when `floats` of __local memory per work-group exceed the device's.
 void require_local_memory(const cl::Device& device, std::size_t floats);
 
+// One work-item per row of C on a 1D range: work-groups of 64 (or what the kernel and device
+// allow), the global size n rounded up to a whole number of them, and the given __local arguments.
+// The geometry of exercises 07, 08 and 09.
+Launch rows_launch(const cl::Kernel& kernel, const cl::Device& device, int n, std::vector<std::size_t> local_floats = {});
+
 // Sets N, A, B, C and the __local arguments, then enqueues the kernel; returns its event.
 cl::Event enqueue(const cl::CommandQueue& queue, cl::Kernel& kernel, int n, const cl::Buffer& a, const cl::Buffer& b,
                   const cl::Buffer& c, const Launch& launch);
