@@ -10,6 +10,7 @@ packages=(
   pocl-opencl-icd                                                  # the default device: the CPU
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev
   libopenblas-dev libclblast-dev                                   # the bench's BLAS rows (optional)
+  oclgrind                                                         # the race check
 )
 missing=()
 for p in "${packages[@]}"; do

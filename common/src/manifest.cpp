@@ -83,6 +83,7 @@ Course load_course(const std::filesystem::path& manifest) {
         if (ex.hints.empty()) throw Error(at + ": give at least one hint");
         ex.time_limit_s = static_cast<int>(t->at_path("time_limit_s").value_or(int64_t{60}));
         ex.weight = t->at_path("weight").value_or(1.0);
+        ex.race_check = t->at_path("race_check").value_or(true);
         if (ex.time_limit_s <= 0 || ex.weight < 0) throw Error(at + ": time_limit_s must be > 0 and weight >= 0");
         if (!course.exercises.empty() && ex.id <= course.exercises.back().id)
             throw Error(at + ": exercises must be listed in increasing id order");

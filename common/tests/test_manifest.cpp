@@ -33,6 +33,8 @@ TEST_CASE("the course manifest lists the exercises in order") {
     CHECK(course.find("02")->kernels == std::vector<std::string>{"vadd.cl"});
     CHECK(course.find("02_vadd")->hints.size() >= 2);
     CHECK(course.find("nope") == nullptr);
+    CHECK(course.find("02")->race_check);
+    CHECK_FALSE(course.find("13")->race_check);
     CHECK(course.readme_headings.size() == 6);
 }
 

@@ -31,7 +31,9 @@ __kernel void pi_vec4(const int niters,
         const float4 x = ((float)(first + i) + lanes) * step_size;
         sums += 4.0f / (1.0f + x * x);
     }
-    float sum = (sums.s0 + sums.s1) + (sums.s2 + sums.s3);
+    // Adding the lanes pairwise (halves first) keeps the roundings of this last step small.
+    const float2 halves = sums.lo + sums.hi;
+    float sum = halves.s0 + halves.s1;
     // niters need not be a multiple of 4: the last niters % 4 steps one at a time.
     for (; i < niters; i++) {
         const float x = ((float)(first + i) + 0.5f) * step_size;

@@ -2,10 +2,10 @@
 
 # The leftover steps are forgotten: wrong whenever niters is no multiple of 4.
 workbook_mutant(vec4_drops_remainder pi_vec.cl
-  [=[    float sum = (sums.s0 + sums.s1) + (sums.s2 + sums.s3);
+  [=[    float sum = halves.s0 + halves.s1;
     // niters need not be a multiple of 4: the last niters % 4 steps one at a time.
     for (; i < niters; i++) {]=]
-  [=[    float sum = (sums.s0 + sums.s1) + (sums.s2 + sums.s3);
+  [=[    float sum = halves.s0 + halves.s1;
     for (; i < 0; i++) {  // planted bug: the last niters % 4 steps are dropped]=])
 # Every lane at the same x.
 workbook_mutant(vec4_lanes_not_offset pi_vec.cl

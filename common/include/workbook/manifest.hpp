@@ -17,6 +17,7 @@ struct Exercise {
     std::vector<std::string> hints;    // a ladder, from gentle to explicit
     int time_limit_s = 60;             // for the graded test
     double weight = 1.0;               // in a grade
+    bool race_check = true;            // also run under the Oclgrind race check
     std::string dir() const { return id + "_" + name; }  // "02_vadd", under exercises/ and solutions/
 };
 

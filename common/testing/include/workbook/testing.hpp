@@ -31,8 +31,12 @@ Rng rng(std::string_view purpose, std::uint64_t index = 0);
 // "repeat with WORKBOOK_SEED=1234": appended to every failure message.
 std::string repeat_hint();
 
+// True when WORKBOOK_SMALL=1: graded tests then use only small sizes, for running under a
+// simulator such as Oclgrind, which is thousands of times slower than a device.
+bool small_sizes_only();
+
 // 1, small primes, sizes that are no multiple of any work-group size, one just past a power of
-// two and one above 2^20.
+// two and one above 2^20 (with WORKBOOK_SMALL=1: 1, 7, 61 and 257).
 std::vector<std::size_t> awkward_sizes();
 
 // Elements of slack after every test buffer: junk after inputs (so reading past the end is

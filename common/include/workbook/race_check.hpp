@@ -1,0 +1,41 @@
+// The race check: runs a graded test under Oclgrind (a simulated OpenCL device) with data-race
+// and uninitialised-read detection, at the small sizes of WORKBOOK_SMALL=1, and collects what it
+// reports. It finds the bugs a CPU device hides: a missing barrier, a read of local memory nobody
+// wrote, an access outside a buffer. The CTest race tests use it now; the CLI, the grader and the
+// contest judge are to use the same function.
+#pragma once
+
+#include "workbook/process.hpp"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace workbook::race {
+
+// One Oclgrind report: its first line ("Read-write data race at local memory address ...") and
+// the lines that follow it (kernel, work-items, source file and line).
+struct Report {
+    std::string headline;
+    std::string details;
+    // What this class of bug means and where to look, in a sentence.
+    std::string explanation() const;
+};
+
+struct Result {
+    bool available = true;      // false: Oclgrind is not installed
+    ProcessResult run;          // the test under Oclgrind
+    std::vector<Report> reports;
+    bool clean() const { return available && reports.empty() && run.passed(); }
+};
+
+// The Oclgrind command used, or empty when it is not installed.
+std::string oclgrind_path();
+
+// Runs `test` (a graded test binary) under Oclgrind with WORKBOOK_SMALL=1.
+Result check(const std::string& test, std::chrono::seconds timeout);
+
+// The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
+std::vector<Report> parse(const std::string& output);
+
+}  // namespace workbook::race

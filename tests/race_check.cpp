@@ -1,0 +1,35 @@
+// The race check from the command line, for CTest: runs a graded test under Oclgrind at small
+// sizes and prints its reports, each with what that class of bug means.
+//   race_check --expect clean  TEST    succeeds when Oclgrind reports nothing and the test passes
+//   race_check --expect report TEST    succeeds when Oclgrind reports a problem (a planted race)
+#include "workbook/race_check.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app("Runs a graded test under Oclgrind (data races, uninitialised reads, out-of-bounds accesses) at "
+                 "small sizes");
+    std::string expect = "clean", test;
+    int timeout = 600;
+    app.add_option("--expect", expect, "clean: no report and a pass; report: at least one report")
+        ->check(CLI::IsMember({"clean", "report"}));
+    app.add_option("--timeout", timeout, "seconds")->check(CLI::PositiveNumber);
+    app.add_option("test", test, "the graded test binary")->required();
+    CLI11_PARSE(app, argc, argv);
+
+    const auto r = workbook::race::check(test, std::chrono::seconds(timeout));
+    if (!r.available) {
+        fmt::print("race check: Oclgrind is not installed (apt-get install oclgrind); nothing was checked\n");
+        return 1;
+    }
+    for (const auto& report : r.reports)
+        fmt::print("Oclgrind: {}\n{}  meaning: {}\n\n", report.headline, report.details, report.explanation());
+    if (r.reports.empty()) std::cout << r.run.output;
+    const bool ok = expect == "clean" ? r.clean() : !r.reports.empty();
+    fmt::print("race check: {} report(s), test {} under Oclgrind: {}\n", r.reports.size(), r.run.status(),
+               ok ? "as expected" : fmt::format("NOT as expected (expected {})", expect));
+    return ok ? 0 : 1;
+}
