@@ -139,13 +139,10 @@ void run_graded_tests(const workbook::Course& course, std::vector<Built> built, 
         const int limit = ex ? ex->time_limit_s : 60;
         const auto r = workbook::run_process({b.path}, std::chrono::seconds(limit));
         const bool should_pass = b.variant == "solution";
-        // A reported failure: doctest's exit status 1 and its failure summary. A crash, a hang
-        // or a missing binary fails the check even where failure was expected.
-        const bool reported_failure =
-            !r.signaled && !r.timed_out && r.exit_code == 1 && r.output.find("Status: FAILURE") != std::string::npos;
-        // Mutants may also crash (an out-of-bounds private array): still caught, if not explained.
+        // A crash, a hang or a missing binary fails the check even where failure was expected;
+        // mutants may crash (an out-of-bounds private array): still caught, if not explained.
         const bool mutant_crash = b.variant.rfind("mutant-", 0) == 0 && r.signaled;
-        const bool ok = should_pass ? r.passed() : (reported_failure || mutant_crash);
+        const bool ok = should_pass ? r.passed() : (r.reported_test_failure() || mutant_crash);
         fmt::print("{:<18} {:<34} {:<8} {:>6.1f}s  {}\n", b.dir, b.variant, should_pass ? "pass" : "fail", r.seconds,
                    ok ? "ok" : "WRONG (" + r.status() + ")");
         report.check(ok, fmt::format("{} {}: the graded test should {}", b.dir, b.variant,

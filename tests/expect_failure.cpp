@@ -22,9 +22,7 @@ int main(int argc, char** argv) {
 
     const auto r = workbook::run_process(command, std::chrono::seconds(timeout));
     std::cout << r.output;
-    const bool reported = !r.signaled && !r.timed_out && r.exit_code == 1 &&
-                          r.output.find("Status: FAILURE") != std::string::npos;
-    const bool ok = reported || (allow_crash && r.signaled);
+    const bool ok = r.reported_test_failure() || (allow_crash && r.signaled);
     fmt::print("\nexpect_failure: the test {} ({}): {}\n", ok ? "failed as expected" : "did not fail as expected",
                r.status(), ok ? "ok" : r.passed() ? "it PASSED" : "not a reported failure");
     return ok ? 0 : 1;
