@@ -3,6 +3,7 @@
 
 #include "workbook/check.hpp"
 #include "workbook/errors.hpp"
+#include "workbook/launch.hpp"
 #include "workbook/timing.hpp"
 
 #include <fmt/format.h>
@@ -25,8 +26,7 @@ std::string Launch::describe() const {
 Launch plan(const cl::Kernel& kernel, const cl::Device& device, std::uint64_t steps, std::size_t preferred) {
     if (steps == 0) throw Error("pi: the number of steps must be at least 1");
     Launch l;
-    l.local = std::max<std::size_t>(1, std::min({preferred, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device),
-                                                 device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>().at(0)}));
+    l.local = work_group_size_1d(kernel, device, preferred);
     l.groups = 4 * std::max<std::size_t>(1, device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
     const std::uint64_t items = static_cast<std::uint64_t>(l.local) * l.groups;
     const std::uint64_t niters = (steps + items - 1) / items;

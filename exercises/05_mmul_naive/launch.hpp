@@ -14,7 +14,7 @@ inline matmul::Rung rung() {
     matmul::Rung r;
     r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
         const std::size_t side = matmul::square_work_group_side(kernel, device, 16);
-        const std::size_t global = matmul::round_up(static_cast<std::size_t>(n), side);
+        const std::size_t global = workbook::round_up(static_cast<std::size_t>(n), side);
         return matmul::Launch{cl::NDRange(global, global), cl::NDRange(side, side), {}};
     };
     return r;

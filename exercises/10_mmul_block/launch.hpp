@@ -20,7 +20,7 @@ inline matmul::Rung rung() {
     r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
         matmul::require_square_work_group(kernel, device, tile);
         matmul::require_local_memory(device, 2 * tile * tile);
-        const std::size_t global = matmul::round_up(static_cast<std::size_t>(n), tile);
+        const std::size_t global = workbook::round_up(static_cast<std::size_t>(n), tile);
         return matmul::Launch{cl::NDRange(global, global), cl::NDRange(tile, tile), {tile * tile, tile * tile}};
     };
     return r;

@@ -4,7 +4,7 @@
 
 #include "workbook/check.hpp"
 #include "workbook/cl.hpp"
-#include "workbook/matmul.hpp"
+#include "workbook/launch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,8 +21,8 @@ struct Launch {
 // Work-groups of 64 (or what the device allows); the global size is count rounded up to a whole
 // number of groups, so the last group may have work-items past the end.
 inline Launch launch(const cl::Kernel& kernel, const cl::Device& device, std::size_t count) {
-    const std::size_t local = matmul::work_group_size_1d(kernel, device, 64);
-    return Launch{matmul::round_up(count, local), local};
+    const std::size_t local = workbook::work_group_size_1d(kernel, device, 64);
+    return Launch{workbook::round_up(count, local), local};
 }
 
 // Sets the arguments (in, out, count, the __local tile) and enqueues.

@@ -9,6 +9,7 @@
 
 #include "workbook/check.hpp"
 #include "workbook/cl.hpp"
+#include "workbook/launch.hpp"
 
 #include <functional>
 #include <span>
@@ -56,13 +57,6 @@ struct Rung {
     // Throws workbook::Error when n is outside 1..max_n, saying why.
     void check_size(int n) const;
 };
-
-// n rounded up to a multiple of m.
-std::size_t round_up(std::size_t n, std::size_t m);
-
-// The largest 1D work-group size no larger than `preferred` that the kernel accepts on the
-// device (CL_KERNEL_WORK_GROUP_SIZE, CL_DEVICE_MAX_WORK_ITEM_SIZES[0]).
-std::size_t work_group_size_1d(const cl::Kernel& kernel, const cl::Device& device, std::size_t preferred);
 
 // The largest power-of-two side s <= preferred such that the kernel accepts an s x s work-group
 // on the device.

@@ -1,4 +1,5 @@
 // Grading pi kernels (see testing.hpp).
+#include "workbook/launch.hpp"
 #include "workbook/pi.hpp"
 #include "workbook/program.hpp"
 #include "workbook/testing.hpp"
@@ -15,9 +16,7 @@ void check_pi_kernel(const std::string& file, const std::string& kernel_name, co
     auto& dev = device();
     const cl::Program program = build_program(dev.context, kernel_source(file));
     cl::Kernel kernel(program, kernel_name.c_str());
-    const std::size_t max_local =
-        std::min(kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.choice.device),
-                 dev.choice.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>().at(0));
+    const std::size_t max_local = work_group_size_1d(kernel, dev.choice.device);
 
     // Work-groups of one work-item, odd sizes, and the device's largest; several groups so a
     // misplaced partial sum shows; few steps per work-item so the tolerance stays tight.

@@ -1,6 +1,7 @@
 // Shared graded-test machinery (see testing.hpp).
 #include "workbook/testing.hpp"
 
+#include "workbook/launch.hpp"
 #include "workbook/program.hpp"
 #include "workbook/reference.hpp"
 #include "workbook/timing.hpp"
@@ -61,12 +62,9 @@ std::vector<float> DeviceOutput::read(std::string& guard_report) const {
 }
 
 OvershootingLaunch overshooting_launch(const cl::Kernel& kernel, std::size_t count) {
-    const auto& d = device().choice.device;
-    const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d);
-    const std::size_t item_max = d.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>().at(0);
-    const std::size_t local = std::max<std::size_t>(1, std::min({std::size_t{64}, kernel_max, item_max}));
+    const std::size_t local = work_group_size_1d(kernel, device().choice.device, 64);
     // count + 1 rounded up: at least one work-item past the data, at most `local` of them.
-    const std::size_t global = (count + 1 + local - 1) / local * local;
+    const std::size_t global = round_up(count + 1, local);
     return {global, local};
 }
 
