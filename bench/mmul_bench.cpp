@@ -49,11 +49,6 @@ struct Reference {
     bool available = false;
 };
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 // Host-timed repeats of `run` (which must finish its work before returning), after one warm-up.
 mm::Timing time_host(int repeats, const std::function<void()>& run) {
     run();
@@ -63,8 +58,7 @@ mm::Timing time_host(int repeats, const std::function<void()>& run) {
         run();
         t.push_back(clock.seconds());
     }
-    const double med = median(t);
-    return mm::Timing{med, *std::min_element(t.begin(), t.end()), *std::max_element(t.begin(), t.end()), med, repeats};
+    return mm::summarize(t, t);  // host-timed: the kernel time is the wall time
 }
 
 #ifdef WORKBOOK_HAVE_OPENBLAS

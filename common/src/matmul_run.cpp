@@ -41,8 +41,14 @@ Timing time_launches(const cl::CommandQueue& queue, cl::Kernel& kernel, const Pr
         wall_times.push_back(wall.seconds());
         kernel_times.push_back(event_times(e).run_seconds());
     }
-    return Timing{median(kernel_times), *std::min_element(kernel_times.begin(), kernel_times.end()),
-                  *std::max_element(kernel_times.begin(), kernel_times.end()), median(wall_times), repeats};
+    return summarize(kernel_times, wall_times);
+}
+
+Timing summarize(std::vector<double> kernel_seconds, std::vector<double> wall_seconds) {
+    if (kernel_seconds.empty() || wall_seconds.empty()) throw Error("summarize: no timed runs");
+    const auto [fastest, slowest] = std::minmax_element(kernel_seconds.begin(), kernel_seconds.end());
+    return Timing{median(kernel_seconds), *fastest, *slowest, median(wall_seconds),
+                  static_cast<int>(kernel_seconds.size())};
 }
 
 cl::Kernel build_rung(const cl::Context& context, const Rung& rung) {

@@ -23,6 +23,9 @@ struct Timing {
     int repeats = 0;
 };
 
+// Median, fastest and slowest of the kernel times, and the median wall time, of repeated runs.
+Timing summarize(std::vector<double> kernel_seconds, std::vector<double> wall_seconds);
+
 // One warm-up launch, then `repeats` timed ones.
 Timing time_launches(const cl::CommandQueue& queue, cl::Kernel& kernel, const Problem& p, const Launch& launch,
                      int repeats);
