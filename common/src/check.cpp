@@ -48,6 +48,11 @@ Comparison compare(std::span<const float> expected, std::span<const float> got, 
     return result;
 }
 
+std::string poison_note(double got, const std::string& output) {
+    if (!std::isnan(got)) return {};
+    return fmt::format(" NaN means nothing wrote it: {} is filled with NaN before every run.", output);
+}
+
 float poison_value() { return std::numeric_limits<float>::quiet_NaN(); }
 
 void poison(std::span<float> values) {

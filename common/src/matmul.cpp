@@ -60,9 +60,7 @@ std::string describe(int n, const Comparison& result) {
     return fmt::format("C[{}][{}] (row {}, column {}): expected {:.9g}, got {:.9g} (allowed difference {:.3g}); "
                        "{} of {} elements differ.{}",
                        i, j, i, j, m.expected, m.got, m.allowed, result.mismatches, result.checked,
-                       std::isnan(m.got) ? " NaN means that element was never written: C is filled with NaN "
-                                           "before every run."
-                                         : "");
+                       poison_note(m.got, "C"));
 }
 
 std::string Launch::describe() const {

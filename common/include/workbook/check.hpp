@@ -47,6 +47,10 @@ int report_result(const std::string& what, std::size_t count, double seconds, co
 Comparison compare(std::span<const float> expected, std::span<const float> got, Tolerance tol,
                    std::span<const float> scale = {});
 
+// " NaN means nothing wrote it: <output> is filled with NaN before every run." when `got` is NaN,
+// else empty: the sentence every failure report appends for a never-written element.
+std::string poison_note(double got, const std::string& output);
+
 // The value outputs are filled with before a run: a quiet NaN, so an element the code under test
 // never wrote is caught by any comparison.
 float poison_value();

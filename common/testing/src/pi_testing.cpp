@@ -42,9 +42,7 @@ void check_pi_kernel(const std::string& file, const std::string& kernel_name, co
                 wrong = fmt::format("partial_sums[{}] (group {} of {}): expected {:.9g}, got {:.9g} (allowed "
                                     "difference {:.3g}).{}",
                                     g, g, launch.groups, expected[g], got[g], allowed,
-                                    std::isnan(got[g]) ? " NaN means no work-item wrote it: partial_sums is filled "
-                                                         "with NaN before the run."
-                                                       : "");
+                                    poison_note(got[g], "partial_sums"));
         }
         CHECK_MESSAGE(wrong.empty(), fmt::format("{}: {}", what, wrong));
         if (!guard.empty() || !wrong.empty()) return;  // one clear failure beats a screenful

@@ -69,9 +69,7 @@ OvershootingLaunch overshooting_launch(const cl::Kernel& kernel, std::size_t cou
 }
 
 std::string explain_result(const std::string& what, std::size_t count, const Comparison& result) {
-    std::string why;
-    if (result.first && std::isnan(result.first->got))
-        why = " NaN there means nothing wrote that element: outputs are filled with NaN before each run.";
+    const std::string why = result.first ? poison_note(result.first->got, "the output") : "";
     return fmt::format("{} with count = {}: {}.{} ({})", what, count, result.describe(), why, repeat_hint());
 }
 
