@@ -3,7 +3,10 @@
 #pragma once
 
 #include "events.hpp"
+#include "workbook/check.hpp"
 #include "workbook/errors.hpp"
+
+#include <cmath>
 
 #include <chrono>
 #include <future>
@@ -65,6 +68,21 @@ inline GraphEvents enqueue_graph_guarded(cl::CommandQueue& queue, const cl::Prog
                     "(the kernel functor returns it).");
     }
     return events;
+}
+
+// What z must hold, z = 2a + 3b computed in double, and the scale of its rounding error
+// (|2a| + |3b|): 2a is exact, 3b and the sum round once each, so 3·2^-24 of that scale bounds it.
+struct ExpectedZ {
+    std::vector<float> z, scale;
+    static constexpr Tolerance tolerance{1e-37, 3 * float_unit_roundoff};
+};
+inline ExpectedZ expected_z(const std::vector<float>& a, const std::vector<float>& b) {
+    ExpectedZ e{std::vector<float>(a.size()), std::vector<float>(a.size())};
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        e.z[i] = static_cast<float>(2.0 * a[i] + 3.0 * b[i]);
+        e.scale[i] = std::abs(2.0f * a[i]) + std::abs(3.0f * b[i]);
+    }
+    return e;
 }
 
 // Whether the queue really lets a later command overtake an earlier one that is held back. Some

@@ -49,15 +49,11 @@ int main(int argc, char** argv) {
 
         std::vector<float> z(count);
         queue.enqueueReadBuffer(buffers.z, CL_TRUE, 0, bytes, z.data());
-        std::vector<float> expected(count), scale(count);
-        for (std::size_t i = 0; i < count; ++i) {
-            expected[i] = static_cast<float>(2.0 * a[i] + 3.0 * b[i]);
-            scale[i] = std::abs(2.0f * a[i]) + std::abs(3.0f * b[i]);
-        }
+        const auto expected = expected_z(a, b);
         fmt::print("\n{}", workbook::format_timeline({{"first", workbook::event_times(e.first)},
                                                        {"second", workbook::event_times(e.second)},
                                                        {"joined", workbook::event_times(e.joined)}}));
-        const auto result = workbook::compare(expected, z, {1e-37, 3 * workbook::float_unit_roundoff}, scale);
+        const auto result = workbook::compare(expected.z, z, ExpectedZ::tolerance, expected.scale);
         fmt::print("\n");
         return workbook::report_result("z = 2a + 3b", count, 0.0, result);
     });

@@ -73,14 +73,8 @@ TEST_CASE("13_events: two held commands, a join that waits for both, results and
 
         std::string guard;
         const auto got = z.read(guard);
-        std::vector<float> expected(count), scale(count);
-        for (std::size_t i = 0; i < count; ++i) {
-            expected[i] = static_cast<float>(2.0 * a[i] + 3.0 * b[i]);
-            scale[i] = std::fabs(2.0f * a[i]) + std::fabs(3.0f * b[i]);
-        }
-        // 2·a is exact; 3·b and the sum round once each.
-        const auto result = workbook::compare(expected, got, workbook::Tolerance{1e-37, 3 * workbook::float_unit_roundoff},
-                                              scale);
+        const auto expected = expected_z(a, b);
+        const auto result = workbook::compare(expected.z, got, ExpectedZ::tolerance, expected.scale);
         CHECK_MESSAGE(guard.empty(), guard);
         CHECK_MESSAGE(result.ok(), wt::explain_result("z = 2a + 3b", count, result));
 
