@@ -149,7 +149,7 @@ function(_workbook_variant dir variant)
     get_property(race_check GLOBAL PROPERTY WORKBOOK_${dir}_race_check)
     if(WORKBOOK_RACE_CHECK AND kernels AND race_check)
       add_test(NAME "${dir}.solution.race" COMMAND race_check --expect clean $<TARGET_FILE:${target}_test>)
-      set_tests_properties("${dir}.solution.race" PROPERTIES TIMEOUT 600 LABELS "race;${dir};solution")
+      set_tests_properties("${dir}.solution.race" PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "race;${dir};solution")
     endif()
   else()
     # The starter must fail its graded test with a reported failure; a mutant may also crash
@@ -162,6 +162,10 @@ function(_workbook_variant dir variant)
       add_test(NAME "${dir}.${variant}" COMMAND race_check --expect report $<TARGET_FILE:${target}_test>)
     else()
       add_test(NAME "${dir}.${variant}" COMMAND expect_failure ${allow} --timeout ${limit} $<TARGET_FILE:${target}_test>)
+    endif()
+    if(WORKBOOK_VARIANT_ALSO_RACE AND WORKBOOK_RACE_CHECK)
+      add_test(NAME "${dir}.${variant}.race" COMMAND race_check --expect report $<TARGET_FILE:${target}_test>)
+      set_tests_properties("${dir}.${variant}.race" PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "race;mutant;${dir}")
     endif()
   endif()
   set_tests_properties("${dir}.${variant}" PROPERTIES TIMEOUT "${limit}" LABELS "graded;${dir};${variant}")
@@ -202,12 +206,19 @@ endfunction()
 # OpenCL text (array indexing included) passes through untouched. The graded test, built against this variant, must fail.
 #
 # A trailing RACE marks a bug that a CPU device hides (a missing barrier: PoCL runs the work-items
-# of a group in an order that gives the right answer anyway). Its test is built and registered but
-# disabled, with the label `race`, until a race detector runs the graded tests.
+# of a group in an order that gives the right answer anyway). Its test runs under the race check
+# (Oclgrind), which must report it; without Oclgrind it is registered but disabled (label `race`).
+# A trailing ALSO_RACE marks a bug the graded test catches on the CPU that the race check must
+# report as well (a write one past the end, a read of local memory nobody wrote): it adds the
+# test `<NN_name>.mutant-<name>.race`.
 function(workbook_mutant name file find replace)
   set(race "")
   if("RACE" IN_LIST ARGN)
     set(race 1)
+  endif()
+  set(also_race "")
+  if("ALSO_RACE" IN_LIST ARGN)
+    set(also_race 1)
   endif()
   set(dir "${WORKBOOK_MUTANT_EXERCISE}")
   set(solution "${PROJECT_SOURCE_DIR}/solutions/${dir}/${file}")
@@ -230,12 +241,14 @@ function(workbook_mutant name file find replace)
   endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution}")
   set(WORKBOOK_VARIANT_RACE "${race}")
+  set(WORKBOOK_VARIANT_ALSO_RACE "${also_race}")
   _workbook_variant(${dir} "mutant-${name}" "${out}" "${PROJECT_SOURCE_DIR}/solutions/${dir}")
   set_property(TEST "${dir}.mutant-${name}" APPEND PROPERTY LABELS mutant)
   if(race)
     # A CPU device passes it: its test runs under the race check, which must report it, or is
     # disabled when the race check is off.
     set_property(TEST "${dir}.mutant-${name}" APPEND PROPERTY LABELS race)
+    set_property(TEST "${dir}.mutant-${name}" PROPERTY SKIP_RETURN_CODE 77)
     if(NOT WORKBOOK_RACE_CHECK)
       set_property(TEST "${dir}.mutant-${name}" PROPERTY DISABLED TRUE)
     endif()

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -35,8 +36,36 @@ std::string oclgrind_path() {
     return {};
 }
 
+namespace {
+
+// Line `number` (1-based) of `path`, trimmed, or empty when the file or line is not there. A
+// relative path (kernels are named relative to the course root) is tried from the working
+// directory and each of its parents.
+std::string source_line(const std::string& path, long number) {
+    std::filesystem::path file = path;
+    if (file.is_relative()) {
+        std::error_code ec;
+        for (auto dir = std::filesystem::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
+            if (std::filesystem::exists(dir / file)) {
+                file = dir / file;
+                break;
+            }
+            if (dir == dir.parent_path()) break;
+        }
+    }
+    std::ifstream in(file);
+    std::string line;
+    for (long n = 1; n <= number && std::getline(in, line); ++n)
+        if (n == number) return line.substr(std::min(line.find_first_not_of(" \t"), line.size()));
+    return {};
+}
+
+}  // namespace
+
 std::vector<Report> parse(const std::string& output) {
     static const std::regex kernel_line(R"(^\s+Kernel: )");
+    static const std::regex entity_line(R"(^\s+(First entity|Second entity|Entity):)");
+    static const std::regex at_line(R"(^\s+At line (\d+) \(column \d+\) of (.*):$)");
     std::vector<std::string> lines;
     std::istringstream in(output);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -44,20 +73,48 @@ std::vector<Report> parse(const std::string& output) {
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
         if (!std::regex_search(lines[i + 1], kernel_line) || lines[i].empty()) continue;
         Report r{lines[i], {}};
-        for (std::size_t j = i + 1; j < lines.size() && !lines[j].empty() && j < i + 12; ++j)
-            r.details += lines[j] + "\n";
+        // Kept: the kernel, the work-items, and each "At line" with the line itself. Dropped: the
+        // LLVM instruction after each work-item (noise to a student), and Oclgrind's own excerpt,
+        // which is one line off because the program source starts with a #line directive.
+        for (std::size_t j = i + 1; j < lines.size() && !lines[j].empty() && j < i + 30; ++j) {
+            const std::string& line = lines[j];
+            std::smatch m;
+            if (std::regex_search(line, kernel_line)) {
+                r.details += line + "\n";
+            } else if (std::regex_search(line, entity_line)) {
+                r.details += line + "\n";
+                ++j;  // the LLVM instruction
+            } else if (std::regex_search(line, m, at_line)) {
+                r.details += line + "\n";
+                const std::string text = source_line(m[2].str(), std::stol(m[1].str()));
+                r.details += "\t  " + (text.empty() ? std::string("(source not available)") : text) + "\n";
+                ++j;  // Oclgrind's excerpt
+            }
+        }
         reports.push_back(r);
     }
     return reports;
 }
 
+Availability availability() {
+    if (const char* v = std::getenv("WORKBOOK_RACE_CHECK"); v && (std::string(v) == "off" || std::string(v) == "0"))
+        return {false, {}, "switched off by WORKBOOK_RACE_CHECK=" + std::string(v) + " (unset it to run the check)"};
+    const std::string oclgrind = oclgrind_path();
+    if (oclgrind.empty())
+        return {false, {}, "Oclgrind is not installed (apt-get install oclgrind, or set WORKBOOK_RACE_CHECK=off to "
+                           "skip the check knowingly)"};
+    return {true, oclgrind, {}};
+}
+
 Result check(const std::string& test, std::chrono::seconds timeout) {
     Result r;
-    const std::string oclgrind = oclgrind_path();
-    if (oclgrind.empty()) {
+    const Availability a = availability();
+    if (!a.on) {
         r.available = false;
+        r.skipped = a.why_off;
         return r;
     }
+    const std::string& oclgrind = a.command;
     // --max-errors keeps a kernel that races on every element from flooding the log.
     r.run = run_process({oclgrind, "--data-races", "--uninitialized", "--max-errors", "20", test}, timeout,
                         {"WORKBOOK_SMALL=1"});

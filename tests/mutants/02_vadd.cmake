@@ -8,9 +8,10 @@ workbook_mutant(no_bounds_check vadd.cl
 workbook_mutant(bound_one_short vadd.cl
   [=[if (i < count)]=]
   [=[if (i < count - 1)  /* planted bug */]=])
+# Also run under the race check: with exact-size buffers Oclgrind sees the write past c.
 workbook_mutant(bound_one_past vadd.cl
   [=[if (i < count)]=]
-  [=[if (i <= count)  /* planted bug */]=])
+  [=[if (i <= count)  /* planted bug */]=] ALSO_RACE)
 workbook_mutant(wrong_operand vadd.cl
   [=[c[i] = a[i] + b[i];]=]
   [=[c[i] = a[i] + a[i];  // planted bug]=])

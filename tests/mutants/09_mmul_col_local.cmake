@@ -6,11 +6,12 @@ workbook_mutant(missing_first_barrier mmul.cl
 workbook_mutant(missing_second_barrier mmul.cl
   [=[        barrier(CLK_LOCAL_MEM_FENCE);  // everyone is done with this column before the next load]=]
   [=[        // planted bug: no barrier before the next load]=] RACE)
-# Each work-item loads only its own element: the column is incomplete when N > group size.
+# Each work-item loads only its own element: the column is incomplete when N > group size, and
+# the rest of Bwrk is read uninitialised (the race check must say so too).
 workbook_mutant(partial_column_load mmul.cl
   [=[        for (int k = iloc; k < N; k += nloc) {
             Bwrk[k] = B[k * N + j];
         }]=]
   [=[        if (iloc < N) {  // planted bug: one element per work-item
             Bwrk[iloc] = B[iloc * N + j];
-        }]=])
+        }]=] ALSO_RACE)

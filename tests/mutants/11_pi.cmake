@@ -21,3 +21,14 @@ workbook_mutant(left_rule pi.cl
 workbook_mutant(only_first_group pi.cl
   [=[    if (lid == 0) {]=]
   [=[    if (lid == 0 && get_group_id(0) == 0) {  // planted bug]=])
+# Odd work-items fold their sum into the even neighbour's slot before the barrier. PoCL runs a
+# group's work-items one after another, so the even one has always written its slot first and
+# the answer is right; on a GPU the two race. Only the race check sees it.
+workbook_mutant(reads_neighbour_before_barrier pi.cl
+  [=[    local_sums[lid] = sum;]=]
+  [=[    if (lid % 2 == 1) {  // planted bug: reads the neighbour's slot before the barrier
+        local_sums[lid - 1] += sum;
+        local_sums[lid] = 0.0f;
+    } else {
+        local_sums[lid] = sum;
+    }]=] RACE)

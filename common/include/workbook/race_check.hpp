@@ -22,8 +22,19 @@ struct Report {
     std::string explanation() const;
 };
 
+// Whether the check runs here, and if not, why (printed by every caller, never silent): it is
+// switched off by WORKBOOK_RACE_CHECK=off (for a machine without Oclgrind, or to save time), or
+// Oclgrind is not installed.
+struct Availability {
+    bool on = false;
+    std::string command;  // the oclgrind binary when on
+    std::string why_off;  // when off: the reason and how to turn it on
+};
+Availability availability();
+
 struct Result {
-    bool available = true;      // false: Oclgrind is not installed
+    bool available = true;      // false: switched off or not installed (see skipped)
+    std::string skipped;        // why it did not run
     ProcessResult run;          // the test under Oclgrind
     std::vector<Report> reports;
     bool clean() const { return available && reports.empty() && run.passed(); }
@@ -32,7 +43,8 @@ struct Result {
 // The Oclgrind command used, or empty when it is not installed.
 std::string oclgrind_path();
 
-// Runs `test` (a graded test binary) under Oclgrind with WORKBOOK_SMALL=1.
+// Runs `test` (a graded test binary) under Oclgrind with WORKBOOK_SMALL=1 (small sizes, and
+// device buffers without slack so an access one past the end is outside the buffer).
 Result check(const std::string& test, std::chrono::seconds timeout);
 
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.

@@ -11,7 +11,7 @@ namespace workbook::testing {
 
 std::vector<int> matmul_sizes(const matmul::Rung& rung) {
     std::vector<int> sizes;
-    const std::vector<int> all = small_sizes_only() ? std::vector<int>{1, 17, 33} : std::vector<int>{1, 17, 100, 257, 1024};
+    const std::vector<int> all = small_sizes_only() ? std::vector<int>{1, 17, 33, 70} : std::vector<int>{1, 17, 100, 257, 1024};
     for (int n : all)
         sizes.push_back(rung.max_n > 0 ? std::min(n, rung.max_n) : n);
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());

@@ -43,10 +43,14 @@ std::vector<std::size_t> awkward_sizes();
 // harmless), the guard pattern after outputs (so writing past the end is seen).
 inline constexpr std::size_t guard_elements = 1024;
 
-// A read-only device buffer holding `values` followed by `guard_elements` of random junk.
+// The slack after device buffers: guard_elements on a real device, none under the simulator
+// (WORKBOOK_SMALL=1), whose own bounds check then sees an access one element past the end.
+std::size_t device_slack();
+
+// A read-only device buffer holding `values` followed by device_slack() elements of random junk.
 cl::Buffer padded_input(std::span<const float> values, cl_mem_flags flags = CL_MEM_READ_ONLY);
 
-// A device output of `count` NaN-poisoned elements followed by a guard band.
+// A device output of `count` NaN-poisoned elements followed by a guard band of device_slack().
 class DeviceOutput {
 public:
     explicit DeviceOutput(std::size_t count, cl_mem_flags flags = CL_MEM_READ_WRITE);
