@@ -1,38 +1,215 @@
-// `workbook`: the students' command. `workbook list` shows the exercises in course order with the
-// files to edit and the commands to run them.
+// `workbook`: the students' command. With no verb it watches the current exercise (watch.cpp);
+// the other verbs are for one-off use and scripts. Exit status: 0 ok, 1 a check failed, 2 error.
+#include "checker.hpp"
+#include "doctor.hpp"
+#include "term.hpp"
+#include "watch.hpp"
+#include "workspace.hpp"
+
+#include "workbook/device.hpp"
 #include "workbook/errors.hpp"
-#include "workbook/manifest.hpp"
 #include "workbook/run_main.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <filesystem>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cli = workbook::cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string timestamp() {
+    return fmt::format("{:%Y%m%d-%H%M%S}",
+                       fmt::localtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+}
+
+// Copies the student's edited files of `ex` aside before anything overwrites them.
+fs::path back_up(const cli::Workspace& ws, const workbook::Exercise& ex) {
+    const fs::path dir = ws.backup_dir() / (ex.dir() + "-" + timestamp());
+    fs::create_directories(dir);
+    for (const auto& f : ex.edit)
+        if (fs::exists(ws.exercise_dir(ex) / f))
+            fs::copy_file(ws.exercise_dir(ex) / f, dir / f, fs::copy_options::overwrite_existing);
+    return dir;
+}
+
+int check_command(cli::Workspace& ws, const cli::Style& style, const std::vector<std::string>& which, bool all,
+                  bool verbose) {
+    std::vector<const workbook::Exercise*> list;
+    if (all)
+        for (const auto& ex : ws.course().exercises) list.push_back(&ex);
+    for (const auto& key : which) list.push_back(&ws.find(key));
+    if (list.empty()) list.push_back(&ws.current());
+    std::size_t passed = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const auto& ex = *list[i];
+        if (list.size() > 1) fmt::print("[{}/{}] ", i + 1, list.size());
+        const auto start = std::chrono::steady_clock::now();
+        const auto r = cli::check_exercise(ws, ex);
+        ws.record(ex, r.passed());
+        ws.save();
+        passed += r.passed();
+        fmt::print("{}", cli::format_result(ex, r, style, verbose));
+        if (list.size() == 1)
+            fmt::print("{}\n", style.dim(fmt::format(
+                                   "checked in {:.1f} s", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())));
+    }
+    if (list.size() > 1) fmt::print("\n{} of {} passed\n", passed, list.size());
+    return passed == list.size() ? workbook::exit_ok : workbook::exit_wrong_result;
+}
+
+int progress_command(const cli::Workspace& ws, const cli::Style& style) {
+    const auto& course = ws.course();
+    fmt::print("{}\n{}\n\n", style.bold(course.title), cli::progress_bar(ws.done_count(), course.exercises.size()));
+    for (const auto& ex : course.exercises) {
+        const auto& p = ws.progress(ex);
+        std::string detail;
+        if (!p.passed_at.empty()) detail += "passed " + p.passed_at;
+        if (p.hints_shown > 0) detail += fmt::format("{}{} of {} hints used", detail.empty() ? "" : ", ", p.hints_shown,
+                                                     ex.hints.size());
+        fmt::print("  {}  {:<8} {:<44} {}\n", ex.id, cli::status_name(p.status), ex.title, style.dim(detail));
+    }
+    fmt::print("\nCurrent: {} {} (run `workbook` to work on it)\n", ws.current().id, ws.current().title);
+    return workbook::exit_ok;
+}
+
+int reset_command(cli::Workspace& ws, const workbook::Exercise& ex) {
+    const fs::path pristine = ws.pristine_dir(ex);
+    for (const auto& f : ex.edit)
+        if (!fs::exists(pristine / f))
+            throw workbook::Error(fmt::format("no pristine copy of {} in {}: restore it with `git checkout -- "
+                                              "exercises/{}/{}` if this is a git clone",
+                                              f, pristine.string(), ex.dir(), f));
+    const fs::path backup = back_up(ws, ex);
+    for (const auto& f : ex.edit)
+        fs::copy_file(pristine / f, ws.exercise_dir(ex) / f, fs::copy_options::overwrite_existing);
+    ws.progress(ex).hints_shown = 0;
+    ws.save();
+    fmt::print("Reset {}: the starter files are back.\nYour previous files are kept in {}\n", ex.dir(),
+               fs::relative(backup, ws.root()).string());
+    return workbook::exit_ok;
+}
+
+int solution_command(cli::Workspace& ws, const workbook::Exercise& ex, bool instructor, bool copy) {
+    if (ws.progress(ex).status != cli::Status::done && !instructor)
+        throw workbook::Error(fmt::format("exercise {} has not passed yet, so its solution stays hidden. Keep going: "
+                                          "`workbook hint {}` gives the next hint. (Instructors: --instructor.)",
+                                          ex.id, ex.id));
+    if (copy) {
+        const fs::path backup = back_up(ws, ex);
+        for (const auto& f : ex.edit)
+            fs::copy_file(ws.solution_dir(ex) / f, ws.exercise_dir(ex) / f, fs::copy_options::overwrite_existing);
+        fmt::print("Copied the solution of {} over your files; yours are kept in {}\n", ex.dir(),
+                   fs::relative(backup, ws.root()).string());
+        return workbook::exit_ok;
+    }
+    for (const auto& f : ex.edit)
+        fmt::print("==> solutions/{}/{} <==\n{}\n", ex.dir(), f, read_file(ws.solution_dir(ex) / f));
+    return workbook::exit_ok;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app("OpenCL Workbook: hands-on OpenCL exercises, from device info to fast matrix multiplication");
-    std::string root = WORKBOOK_SOURCE_DIR;
-    app.add_option("--root", root, "the workbook's source tree (default: where it was built from)")
-        ->check(CLI::ExistingDirectory);
-    auto* list = app.add_subcommand("list", "list the exercises in course order");
-    app.require_subcommand(1);
+    CLI::App app("OpenCL Workbook: hands-on OpenCL exercises, from device info to fast matrix multiplication.\n"
+                 "With no command it watches the current exercise and checks it whenever you save.");
+    std::string root = WORKBOOK_SOURCE_DIR, build = WORKBOOK_BINARY_DIR;
+    app.add_option("--root", root, "the workbook's source tree")->check(CLI::ExistingDirectory)->capture_default_str();
+    app.add_option("--build-dir", build, "its build tree")->capture_default_str();
+    bool verbose = false;
+    app.add_flag("-v,--verbose", verbose, "show the whole build and test log under each result");
+
+    cli::WatchOptions watch_options;
+    auto* watch = app.add_subcommand("watch", "watch the current exercise: re-check on every save (the default)");
+    watch->add_flag("--poll", watch_options.poll, "check files for changes every half second instead of inotify");
+    auto* list = app.add_subcommand("list", "the exercises in course order with their status");
+    auto* next = app.add_subcommand("next", "move on to the exercise after the current one (once it passes)");
+    std::string go_to;
+    auto* go = app.add_subcommand("go", "make EX the current exercise");
+    go->add_option("EX", go_to, "number, name or folder, e.g. 03")->required();
+    std::vector<std::string> check_which;
+    bool check_all = false;
+    auto* check = app.add_subcommand("check", "check exercises without watching; exit 0 when all pass, 1 otherwise");
+    check->add_option("EX", check_which, "exercises to check (default: the current one)");
+    check->add_flag("--all", check_all, "check every exercise");
+    std::string hint_ex, reset_ex, solution_ex;
+    auto* hint = app.add_subcommand("hint", "the next hint of an exercise's ladder, one more each time");
+    hint->add_option("EX", hint_ex, "default: the current exercise");
+    auto* reset = app.add_subcommand("reset", "restore an exercise's starter files (yours are backed up first)");
+    reset->add_option("EX", reset_ex, "number, name or folder")->required();
+    bool instructor = false, copy = false;
+    auto* solution = app.add_subcommand("solution", "show the solution of an exercise you have passed");
+    solution->add_option("EX", solution_ex, "number, name or folder")->required();
+    solution->add_flag("--copy", copy, "copy it over your files (they are backed up first)");
+    solution->add_flag("--instructor", instructor, "show it even if the exercise has not passed");
+    auto* progress = app.add_subcommand("progress", "a summary of your progress");
+    auto* doctor = app.add_subcommand("doctor", "check the OpenCL installation: drivers, platforms, devices, Oclgrind");
+    auto* devices = app.add_subcommand("devices", "list the OpenCL platforms and devices");
+    app.require_subcommand(0, 1);
     CLI11_PARSE(app, argc, argv);
 
+    const cli::Style style = cli::Style::for_fd(1);
     try {
-        const auto course = workbook::load_course(std::filesystem::path(root) / "course.toml");
-        if (*list) {
-            fmt::print("{}: {} exercises\n\n", course.title, course.exercises.size());
-            for (const auto& ex : course.exercises) {
-                fmt::print("{}  {}\n", ex.id, ex.title);
-                fmt::print("    edit:  ");
-                for (const auto& f : ex.edit) fmt::print("exercises/{}/{}  ", ex.dir(), f);
-                fmt::print("\n    run:   cmake --build build && build/bin/{}\n    check: cmake --build build && "
-                           "build/bin/test-{}-starter\n\n",
-                           ex.dir(), ex.dir());
-            }
-            fmt::print("Start with exercises/{}/README.md.\n", course.exercises.front().dir());
+        if (*doctor) return cli::run_doctor({style.color});
+        if (*devices) {
+            fmt::print("{}", workbook::format_device_list(workbook::list_devices()));
+            fmt::print("Choose one with WORKBOOK_PLATFORM / WORKBOOK_DEVICE (index or part of the name), e.g. "
+                       "WORKBOOK_DEVICE=1 workbook\n");
+            return workbook::exit_ok;
         }
-        return workbook::exit_ok;
+        cli::Workspace ws(root, build);
+        if (*list) {
+            fmt::print("{}\n\n{}", style.bold(ws.course().title), cli::format_list(ws, style));
+            fmt::print("\n`workbook` watches the current exercise (>); `workbook go NN` jumps to another.\n");
+            return workbook::exit_ok;
+        }
+        if (*next) {
+            const auto& cur = ws.current();
+            if (ws.progress(cur).status != cli::Status::done)
+                throw workbook::Error(fmt::format("exercise {} has not passed yet: `workbook check` shows why, or "
+                                                  "`workbook go NN` jumps anyway",
+                                                  cur.id));
+            const auto* n = ws.next_after(cur);
+            if (!n) {
+                fmt::print("{} was the last exercise: the course is complete.\n", cur.id);
+                return workbook::exit_ok;
+            }
+            ws.set_current(*n);
+            ws.save();
+            fmt::print("Now on {} {}: edit exercises/{}/ and run `workbook`.\n", n->id, n->title, n->dir());
+            return workbook::exit_ok;
+        }
+        if (*go) {
+            const auto& ex = ws.find(go_to);
+            ws.set_current(ex);
+            ws.save();
+            fmt::print("Now on {} {}: edit exercises/{}/ and run `workbook`.\n", ex.id, ex.title, ex.dir());
+            return workbook::exit_ok;
+        }
+        if (*check) return check_command(ws, style, check_which, check_all, verbose);
+        if (*hint) {
+            const auto& ex = hint_ex.empty() ? ws.current() : ws.find(hint_ex);
+            fmt::print("{} {}\n{}\n", ex.id, ex.title, cli::next_hint(ws, ex));
+            return workbook::exit_ok;
+        }
+        if (*reset) return reset_command(ws, ws.find(reset_ex));
+        if (*solution) return solution_command(ws, ws.find(solution_ex), instructor, copy);
+        if (*progress) return progress_command(ws, style);
+        watch_options.verbose = verbose;
+        return cli::run_watch(ws, style, watch_options);
     } catch (...) {
         fmt::print(stderr, "{}\n", workbook::describe_exception(std::current_exception()));
         return workbook::exit_error;

@@ -1,0 +1,178 @@
+// The check of one exercise (see checker.hpp).
+#include "checker.hpp"
+
+#include "term.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/process.hpp"
+#include "workbook/race_check.hpp"
+
+#include <fmt/format.h>
+
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace workbook::cli {
+
+namespace {
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t");
+    const auto e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
+}
+
+void keep_unique(std::vector<std::string>& out, std::set<std::string>& seen, const std::string& item) {
+    if (!item.empty() && seen.insert(item).second) out.push_back(item);
+}
+
+}  // namespace
+
+std::string stage_message(Stage stage) {
+    switch (stage) {
+    case Stage::build: return "your code does not compile";
+    case Stage::test: return "the graded test fails";
+    case Stage::race: return "the race check found a problem the CPU device hides";
+    case Stage::passed: return "passed";
+    }
+    return "";
+}
+
+std::vector<std::string> summarize_build_output(const std::string& output) {
+    static const std::regex error(R"((error|undefined reference|No rule to make target|CMake Error))");
+    const auto lines = split_lines(output);
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < lines.size() && out.size() < 8; ++i) {
+        if (!std::regex_search(lines[i], error) || lines[i].rfind("make", 0) == 0 || lines[i].rfind("gmake", 0) == 0)
+            continue;
+        std::string item = trim(lines[i]);
+        // gcc prints the offending source line and a caret under the error.
+        if (i + 2 < lines.size() && lines[i + 2].find('^') != std::string::npos)
+            item += "\n    " + trim(lines[i + 1]) + "\n    " + trim(lines[i + 2]);
+        keep_unique(out, seen, item);
+    }
+    if (out.empty() && !lines.empty()) out.push_back("the build failed; the last lines were:\n" + lines.back());
+    return out;
+}
+
+std::vector<std::string> summarize_test_output(const std::string& output) {
+    const auto lines = split_lines(output);
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        if (auto p = line.find("logged: "); p != std::string::npos) {
+            std::string item = line.substr(p + 8);
+            // doctest indents the continuation lines of a multi-line message.
+            while (i + 1 < lines.size() && lines[i + 1].rfind("          ", 0) == 0) item += "\n" + trim(lines[++i]);
+            keep_unique(out, seen, item);
+        } else if (auto q = line.find("THREW exception: "); q != std::string::npos) {
+            std::string item = line.substr(q + 17);
+            // The exception's own lines (file:line of a kernel error, options) up to the full log.
+            while (i + 1 < lines.size() && lines[i + 1].rfind("  ", 0) == 0 && lines[i + 1].find("---") == std::string::npos)
+                item += "\n" + trim(lines[++i]);
+            keep_unique(out, seen, item);
+        } else if (line.find("ERROR: ") != std::string::npos && (i + 1 >= lines.size() ||
+                                                                 lines[i + 1].find("values:") == std::string::npos)) {
+            keep_unique(out, seen, trim(line.substr(line.find("ERROR: ") + 7)));
+        }
+    }
+    return out;
+}
+
+std::string format_result(const Exercise& ex, const CheckResult& r, const Style& style, bool verbose,
+                          std::size_t max_problems) {
+    std::string out;
+    if (r.passed()) {
+        out += style.green("PASS") + fmt::format(" {} {}: the graded test passes", ex.id, ex.title);
+        out += fmt::format(" (build {:.1f} s, test {:.1f} s)\n", r.build_s, r.test_s);
+    } else {
+        out += style.red("FAIL") + fmt::format(" {} {}: {}\n", ex.id, ex.title, stage_message(r.stage));
+        for (std::size_t i = 0; i < r.problems.size() && i < max_problems; ++i) out += "\n" + r.problems[i] + "\n";
+        if (r.problems.size() > max_problems)
+            out += style.dim(fmt::format("\n(and {} more; --verbose shows the whole log)\n",
+                                         r.problems.size() - max_problems));
+    }
+    if (!r.race_note.empty()) out += (r.race_note.find("SKIPPED") != std::string::npos ? style.yellow(r.race_note)
+                                                                                          : style.dim(r.race_note)) + "\n";
+    if (verbose) out += "\n--- full log ---\n" + r.log + "\n";
+    return out;
+}
+
+CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
+                           const std::function<void(const std::string&)>& step) {
+    using namespace std::chrono_literals;
+    auto say = [&](const std::string& s) {
+        if (step) step(s);
+    };
+    if (!fs::exists(ws.build() / "CMakeCache.txt"))
+        throw Error(fmt::format("there is no build in {}: run scripts/setup.sh first (it installs what is missing "
+                                "and builds), or pass --build-dir",
+                                ws.build().string()));
+    CheckResult r;
+
+    say(fmt::format("building {} (only its graded test)", ex.dir()));
+    const auto build = run_process({"cmake", "--build", ws.build().string(), "--target", ws.test_target(ex)}, 600s, {},
+                                   256 * 1024);
+    r.build_s = build.seconds;
+    r.log = build.output;
+    if (!build.passed()) {
+        r.stage = Stage::build;
+        r.problems = summarize_build_output(build.output);
+        if (build.timed_out) r.problems.insert(r.problems.begin(), "the build " + build.status());
+        return r;
+    }
+
+    say(fmt::format("running the graded test of {}", ex.dir()));
+    const auto test = run_process({ws.test_binary(ex).string()}, std::chrono::seconds(ex.time_limit_s), {},
+                                  256 * 1024);
+    r.test_s = test.seconds;
+    r.log += "\n" + test.output;
+    if (!test.passed()) {
+        r.stage = Stage::test;
+        r.problems = summarize_test_output(test.output);
+        if (!test.reported_test_failure())
+            r.problems.insert(r.problems.begin(),
+                              fmt::format("the test did not finish normally: {}{}", test.status(),
+                                          test.timed_out ? " (an endless loop, or a kernel far too slow?)" : ""));
+        return r;
+    }
+
+    if (ex.kernels.empty()) {
+        r.race_note = "race check: not needed (no kernels)";
+    } else if (!ex.race_check) {
+        r.race_note = "race check: not run for this exercise (course.toml: Oclgrind cannot simulate it)";
+    } else if (const auto a = race::availability(); !a.on) {
+        r.race_note = "race check: SKIPPED, " + a.why_off;
+    } else {
+        say("running the race check under Oclgrind (small sizes)");
+        const auto race = race::check(ws.test_binary(ex).string(), 600s);
+        r.race_s = race.run.seconds;
+        r.log += "\n" + race.run.output;
+        if (!race.clean()) {
+            r.stage = Stage::race;
+            for (const auto& report : race.reports)
+                r.problems.push_back(fmt::format("Oclgrind: {}\n{}meaning: {}", report.headline, report.details,
+                                                 report.explanation()));
+            if (race.reports.empty())
+                r.problems.push_back(fmt::format("under Oclgrind the test did not pass ({}): see --verbose",
+                                                 race.run.status()));
+            if (r.problems.size() > 3) r.problems.resize(3);
+            return r;
+        }
+        r.race_note = fmt::format("race check: clean ({:.1f} s under Oclgrind)", r.race_s);
+    }
+    r.stage = Stage::passed;
+    return r;
+}
+
+}  // namespace workbook::cli

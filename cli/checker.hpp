@@ -1,0 +1,48 @@
+// Checking one exercise the way the CLI does: rebuild only its graded test from the student's
+// files, run it with the exercise's time limit, and, when it passes, run it once more under the
+// Oclgrind race check. The result says where it stopped, concisely (file:line first), with the
+// full log kept for --verbose.
+#pragma once
+
+#include "workspace.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace workbook::cli {
+
+enum class Stage { build, test, race, passed };
+
+struct CheckResult {
+    Stage stage = Stage::build;
+    bool passed() const { return stage == Stage::passed; }
+    std::vector<std::string> problems;  // the concise lines: compiler errors or failed checks
+    std::string log;                    // everything, capped
+    std::string race_note;              // e.g. "race check: clean (1.4 s)" or why it was skipped
+    double build_s = 0, test_s = 0, race_s = 0;
+};
+
+// `step` is told what is happening ("building", "testing", ...), for a progress line.
+CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
+                           const std::function<void(const std::string&)>& step = {});
+
+// The parts of a failing doctest run a student needs: each failed check's message, or the
+// exception (a kernel build error, say) without the repeated build log; duplicates dropped.
+std::vector<std::string> summarize_test_output(const std::string& output);
+
+// The compiler's and linker's error lines from a build log, each with the line after it.
+std::vector<std::string> summarize_build_output(const std::string& output);
+
+// One line: "PASS 02 Vector addition" or "FAIL 02 ...: the kernel does not build" etc.
+std::string stage_message(Stage stage);
+
+}  // namespace workbook::cli
+
+namespace workbook::cli {
+struct Style;
+// The result as the student sees it: PASS/FAIL with the stage, then the problems (at most
+// `max_problems`), then the race-check note; `verbose` appends the whole log.
+std::string format_result(const Exercise& ex, const CheckResult& r, const Style& style, bool verbose,
+                          std::size_t max_problems = 3);
+}  // namespace workbook::cli
