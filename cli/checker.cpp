@@ -39,6 +39,7 @@ void keep_unique(std::vector<std::string>& out, std::set<std::string>& seen, con
 std::string stage_message(Stage stage) {
     switch (stage) {
     case Stage::build: return "your code does not compile";
+    case Stage::kernel_build: return "your kernel does not compile";
     case Stage::test: return "the graded test fails";
     case Stage::race: return "the race check found a problem the CPU device hides";
     case Stage::passed: return "passed";
@@ -57,9 +58,12 @@ std::vector<std::string> summarize_build_output(const std::string& output) {
         std::string item = trim(lines[i]);
         // gcc prints the offending source line and a caret under the error.
         if (i + 2 < lines.size() && lines[i + 2].find('^') != std::string::npos)
-            item += "\n    " + trim(lines[i + 1]) + "\n    " + trim(lines[i + 2]);
+            item += "\n" + lines[i + 1] + "\n" + lines[i + 2];
         keep_unique(out, seen, item);
     }
+    if (output.find("No rule to make target") != std::string::npos)
+        out.insert(out.begin(), "the build tree has no target for this exercise: it was configured before the "
+                                "exercise existed. Run scripts/setup.sh (or cmake on the build folder) and try again.");
     if (out.empty() && !lines.empty()) out.push_back("the build failed; the last lines were:\n" + lines.back());
     return out;
 }
@@ -73,13 +77,18 @@ std::vector<std::string> summarize_test_output(const std::string& output) {
         if (auto p = line.find("logged: "); p != std::string::npos) {
             std::string item = line.substr(p + 8);
             // doctest indents the continuation lines of a multi-line message.
-            while (i + 1 < lines.size() && lines[i + 1].rfind("          ", 0) == 0) item += "\n" + trim(lines[++i]);
+            while (i + 1 < lines.size() && lines[i + 1].rfind("          ", 0) == 0) {
+                item += '\n';
+                item += trim(lines[++i]);
+            }
             keep_unique(out, seen, item);
         } else if (auto q = line.find("THREW exception: "); q != std::string::npos) {
             std::string item = line.substr(q + 17);
             // The exception's own lines (file:line of a kernel error, options) up to the full log.
-            while (i + 1 < lines.size() && lines[i + 1].rfind("  ", 0) == 0 && lines[i + 1].find("---") == std::string::npos)
-                item += "\n" + trim(lines[++i]);
+            while (i + 1 < lines.size() && lines[i + 1].rfind("  ", 0) == 0 && lines[i + 1].find("---") == std::string::npos) {
+                item += '\n';
+                item += trim(lines[++i]);
+            }
             keep_unique(out, seen, item);
         } else if (line.find("ERROR: ") != std::string::npos && (i + 1 >= lines.size() ||
                                                                  lines[i + 1].find("values:") == std::string::npos)) {
@@ -138,7 +147,7 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
     r.test_s = test.seconds;
     r.log += "\n" + test.output;
     if (!test.passed()) {
-        r.stage = Stage::test;
+        r.stage = test.output.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos ? Stage::kernel_build : Stage::test;
         r.problems = summarize_test_output(test.output);
         if (!test.reported_test_failure())
             r.problems.insert(r.problems.begin(),

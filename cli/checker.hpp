@@ -12,7 +12,7 @@
 
 namespace workbook::cli {
 
-enum class Stage { build, test, race, passed };
+enum class Stage { build, kernel_build, test, race, passed };
 
 struct CheckResult {
     Stage stage = Stage::build;

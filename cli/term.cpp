@@ -1,6 +1,8 @@
 // Colours, the progress bar and raw keyboard mode (see term.hpp).
 #include "term.hpp"
 
+#include <fmt/format.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -17,8 +19,8 @@ Style Style::for_fd(int fd) {
 
 std::string progress_bar(std::size_t done, std::size_t total, std::size_t width) {
     const std::size_t filled = total ? done * width / total : 0;
-    return "[" + std::string(filled, '#') + std::string(width - filled, '.') + "] " + std::to_string(done) + "/" +
-           std::to_string(total) + " exercises done";
+    return fmt::format("[{}{}] {}/{} exercises done", std::string(filled, '#'), std::string(width - filled, '.'), done,
+                       total);
 }
 
 bool stdin_is_terminal() { return isatty(STDIN_FILENO); }

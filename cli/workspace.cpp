@@ -120,6 +120,8 @@ std::size_t Workspace::done_count() const {
 }
 
 void Workspace::record(const Exercise& ex, bool passed) {
+    // Pin the current exercise before a pass would move the "first not done" default past it.
+    if (progress_.current.empty()) progress_.current = current().id;
     auto& p = progress(ex);
     if (passed) {
         if (p.passed_at.empty())

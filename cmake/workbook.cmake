@@ -194,7 +194,7 @@ function(workbook_exercise)
   _workbook_variant(${dir} solution "${solution}")
   # Planted bugs: tests/mutants/NN_name.cmake calls workbook_mutant() once for each.
   set(mutants "${PROJECT_SOURCE_DIR}/tests/mutants/${dir}.cmake")
-  if(EXISTS "${mutants}")
+  if(EXISTS "${mutants}" AND NOT WORKBOOK_ONLY)
     set(WORKBOOK_MUTANT_EXERCISE "${dir}")
     include("${mutants}")
   endif()

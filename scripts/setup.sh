@@ -11,6 +11,7 @@ packages=(
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev
   libopenblas-dev libclblast-dev                                   # the bench's BLAS rows (optional)
   oclgrind                                                         # the race check
+  tmux                                                             # the CLI's watch-mode tests
 )
 missing=()
 for p in "${packages[@]}"; do
