@@ -2,6 +2,7 @@
 // the other verbs are for one-off use and scripts. Exit status: 0 ok, 1 a check failed, 2 error.
 #include "checker.hpp"
 #include "doctor.hpp"
+#include "grade.hpp"
 #include "term.hpp"
 #include "watch.hpp"
 #include "workspace.hpp"
@@ -158,6 +159,22 @@ int main(int argc, char** argv) {
     auto* progress = app.add_subcommand("progress", "a summary of your progress");
     auto* doctor = app.add_subcommand("doctor", "check the OpenCL installation: drivers, platforms, devices, Oclgrind");
     auto* devices = app.add_subcommand("devices", "list the OpenCL platforms and devices");
+    cli::GradeOptions grade_options;
+    auto* grade = app.add_subcommand("grade", "instructors: grade a folder of submissions into a gradebook");
+    grade->add_option("SUBMISSIONS", grade_options.submissions,
+                      "a folder holding one folder, .zip, .tar or .tar.gz per student")->required();
+    grade->add_option("--out", grade_options.out, "where the gradebook, reports and journal go")->required();
+    grade->add_option("--jobs", grade_options.jobs, "submissions prepared and compiled in parallel")
+        ->capture_default_str()->check(CLI::Range(1, 64));
+    grade->add_option("--timeout", grade_options.timeout_s, "seconds per test run (default: each exercise's limit)")
+        ->check(CLI::PositiveNumber);
+    grade->add_option("--only", grade_options.only, "grade only these exercises (ids, e.g. --only 02 --only 05)");
+    grade->add_option("--config", grade_options.config, "TOML: secret_seed = N, [weights] \"02\" = 2.0")
+        ->check(CLI::ExistingFile);
+    grade->add_option("--roster", grade_options.roster, "CSV lines: submission name,student id")->check(CLI::ExistingFile);
+    grade->add_flag("--no-sandbox", grade_options.no_sandbox,
+                    "without bubblewrap: resource limits only (NOT safe against hostile code)");
+    grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
     app.require_subcommand(0, 1);
     CLI11_PARSE(app, argc, argv);
 
@@ -171,6 +188,7 @@ int main(int argc, char** argv) {
             return workbook::exit_ok;
         }
         cli::Workspace ws(root, build);
+        if (*grade) return cli::run_grade(ws, grade_options);
         if (*list) {
             fmt::print("{}\n\n{}", style.bold(ws.course().title), cli::format_list(ws, style));
             fmt::print("\n`workbook` watches the current exercise (>); `workbook go NN` jumps to another.\n");

@@ -106,7 +106,8 @@ Availability availability() {
     return {true, oclgrind, {}};
 }
 
-Result check(const std::string& test, std::chrono::seconds timeout) {
+Result check(const std::string& test, std::chrono::seconds timeout, const std::vector<std::string>& wrapper,
+             const std::vector<std::string>& env) {
     Result r;
     const Availability a = availability();
     if (!a.on) {
@@ -116,8 +117,11 @@ Result check(const std::string& test, std::chrono::seconds timeout) {
     }
     const std::string& oclgrind = a.command;
     // --max-errors keeps a kernel that races on every element from flooding the log.
-    r.run = run_process({oclgrind, "--data-races", "--uninitialized", "--max-errors", "20", test}, timeout,
-                        {"WORKBOOK_SMALL=1"});
+    std::vector<std::string> argv = wrapper;
+    argv.insert(argv.end(), {oclgrind, "--data-races", "--uninitialized", "--max-errors", "20", test});
+    std::vector<std::string> environment = env;
+    environment.push_back("WORKBOOK_SMALL=1");
+    r.run = run_process(argv, timeout, environment);
     r.reports = parse(r.run.output);
     return r;
 }

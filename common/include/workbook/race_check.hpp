@@ -45,7 +45,9 @@ std::string oclgrind_path();
 
 // Runs `test` (a graded test binary) under Oclgrind with WORKBOOK_SMALL=1 (small sizes, and
 // device buffers without slack so an access one past the end is outside the buffer).
-Result check(const std::string& test, std::chrono::seconds timeout);
+// `wrapper` is put in front of the command (the grader's sandbox); `env` adds variables.
+Result check(const std::string& test, std::chrono::seconds timeout, const std::vector<std::string>& wrapper = {},
+             const std::vector<std::string>& env = {});
 
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
 std::vector<Report> parse(const std::string& output);

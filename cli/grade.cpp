@@ -1,0 +1,665 @@
+// The auto-checker (see grade.hpp). Phases: reference runs of the solutions on the secret seed;
+// preparing and compiling every submission in parallel (in the sandbox); running the tests one
+// at a time (timing-sensitive); writing the gradebook. Every finished submission is appended to
+// a journal first, so a killed run resumes where it stopped and loses nothing.
+#include "grade.hpp"
+
+#include "sandbox.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/process.hpp"
+#include "workbook/race_check.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <optional>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace workbook::cli {
+
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    const fs::path tmp = p.string() + ".tmp";
+    std::ofstream(tmp, std::ios::binary) << text;
+    fs::rename(tmp, p);
+}
+
+std::string cap(const std::string& s, std::size_t n = 8000) {
+    return s.size() <= n ? s : s.substr(0, n) + fmt::format("\n... ({} more bytes not shown)", s.size() - n);
+}
+
+std::vector<std::string> split_words(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+std::string random_hex(int bytes) {
+    std::random_device rd;
+    std::string out;
+    for (int i = 0; i < bytes; ++i) out += fmt::format("{:02x}", rd() & 0xff);
+    return out;
+}
+
+// ---- what the instructor's build provides --------------------------------------------------
+
+struct Recipe {
+    std::vector<std::string> compile;  // for one host file: the words, with {src} and {obj}
+    fs::path compile_dir;
+    std::vector<std::string> link;     // with {objs} (student objects) and {out}
+    fs::path link_dir;
+};
+
+// How CMake built the starter's graded test: the compile line of a host file (from
+// compile_commands.json) and the link line (link.txt), with the starter's objects as slots.
+Recipe recipe_for(const Workspace& ws, const Exercise& ex, const json& commands) {
+    Recipe r;
+    const fs::path exdir = ws.exercise_dir(ex);
+    for (const auto& e : commands) {
+        const std::string file = e.at("file");
+        if (fs::path(file).parent_path() != exdir || fs::path(file).extension() != ".cpp") continue;
+        if (std::find(ex.edit.begin(), ex.edit.end(), fs::path(file).filename().string()) == ex.edit.end()) continue;
+        auto words = split_words(e.at("command"));
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            if (words[i] == "-o" && i + 1 < words.size()) words[i + 1] = "{obj}";
+            if (words[i] == "-c" && i + 1 < words.size()) words[i + 1] = "{src}";
+        }
+        r.compile = words;
+        r.compile_dir = std::string(e.at("directory"));
+        break;
+    }
+    const fs::path dir = ws.build() / "exercises" / ex.dir();
+    const fs::path link_txt = dir / "CMakeFiles" / ("ex" + ex.dir() + "_starter_test.dir") / "link.txt";
+    if (!fs::exists(link_txt))
+        throw Error(fmt::format("{} is missing: build the workbook first (cmake --build {})", link_txt.string(),
+                                ws.build().string()));
+    bool replaced = false;
+    for (auto& w : split_words(read_text(link_txt))) {
+        if (w.find("_starter_host.dir/") != std::string::npos) {
+            if (!replaced) r.link.push_back("{objs}");
+            replaced = true;
+        } else if (!r.link.empty() && r.link.back() == "-o") {
+            r.link.push_back("{out}");
+        } else {
+            // Objects and libraries relative to the link directory become absolute.
+            r.link.push_back(w.rfind("CMakeFiles/", 0) == 0 || w.rfind("../", 0) == 0 ? (dir / w).lexically_normal().string() : w);
+        }
+    }
+    r.link_dir = dir;
+    return r;
+}
+
+// ---- submissions ----------------------------------------------------------------------------
+
+struct Submission {
+    std::string name;     // folder or file name without extension
+    fs::path path;
+    std::string student;  // from the roster, else the name
+};
+
+std::string stem_of(const fs::path& p) {
+    std::string n = p.filename().string();
+    for (const char* ext : {".tar.gz", ".tgz", ".tar", ".zip"})
+        if (n.size() > std::strlen(ext) && n.compare(n.size() - std::strlen(ext), std::string::npos, ext) == 0)
+            return n.substr(0, n.size() - std::strlen(ext));
+    return n;
+}
+
+std::vector<Submission> find_submissions(const fs::path& dir, const fs::path& roster) {
+    if (!fs::is_directory(dir))
+        throw Error(fmt::format("{} is not a folder of submissions (each one a folder, .zip, .tar or .tar.gz)",
+                                dir.string()));
+    std::map<std::string, std::string> ids;
+    if (!roster.empty()) {
+        std::ifstream in(roster);
+        if (!in) throw Error(fmt::format("cannot read the roster {}", roster.string()));
+        for (std::string line; std::getline(in, line);) {
+            const auto comma = line.find(',');
+            if (comma == std::string::npos || line.rfind("submission", 0) == 0) continue;
+            ids[line.substr(0, comma)] = line.substr(comma + 1);
+        }
+    }
+    static const std::regex safe(R"(^[A-Za-z0-9._-]+$)");
+    std::vector<Submission> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const std::string name = stem_of(e.path());
+        if (!std::regex_match(name, safe) || name.front() == '.')
+            throw Error(fmt::format("submission \"{}\": use names of letters, digits, '.', '_' and '-' only",
+                                    e.path().filename().string()));
+        out.push_back({name, e.path(), ids.count(name) ? ids[name] : name});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    return out;
+}
+
+// ---- grades ---------------------------------------------------------------------------------
+
+struct ExerciseGrade {
+    std::string id, status;  // passed, failed, build failed, no evidence, timed out, crashed, race, not submitted
+    double score = 0, max = 0;
+    std::string output;
+};
+
+struct SubmissionGrade {
+    std::string name, student;
+    std::vector<ExerciseGrade> exercises;
+    std::vector<std::string> notes;
+    double total() const {
+        double t = 0;
+        for (const auto& e : exercises) t += e.score;
+        return t;
+    }
+    double max() const {
+        double t = 0;
+        for (const auto& e : exercises) t += e.max;
+        return t;
+    }
+};
+
+json to_json(const SubmissionGrade& g) {
+    json ex = json::array();
+    for (const auto& e : g.exercises)
+        ex.push_back({{"id", e.id}, {"status", e.status}, {"score", e.score}, {"max", e.max}, {"output", e.output}});
+    return {{"name", g.name}, {"student", g.student}, {"exercises", ex}, {"notes", g.notes}};
+}
+
+SubmissionGrade from_json(const json& j) {
+    SubmissionGrade g{j.at("name"), j.at("student"), {}, j.at("notes").get<std::vector<std::string>>()};
+    for (const auto& e : j.at("exercises"))
+        g.exercises.push_back({e.at("id"), e.at("status"), e.at("score"), e.at("max"), e.at("output")});
+    return g;
+}
+
+}  // namespace
+
+Verdict judge_evidence(const std::string& text, const std::string& nonce, const std::string& reference) {
+    Verdict v;
+    std::set<std::string> expected;
+    std::istringstream ref(reference);
+    for (std::string line; std::getline(ref, line);)
+        if (line.rfind("case ", 0) == 0) expected.insert(line.substr(line.find(' ', 5) + 1));
+    v.cases_expected = static_cast<int>(expected.size());
+    std::istringstream in(text);
+    std::string first;
+    if (!std::getline(in, first) || first != "evidence " + nonce) {
+        v.problem = "the test left no valid evidence (it exited early, was killed, or something else wrote the file)";
+        return v;
+    }
+    std::set<std::string> passed, seen;
+    bool ended = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("case ok ", 0) == 0) passed.insert(line.substr(8)), seen.insert(line.substr(8));
+        else if (line.rfind("case fail ", 0) == 0) seen.insert(line.substr(10));
+        else if (line.rfind("run ", 0) == 0) ended = true;
+    }
+    if (!ended || seen != expected) {
+        v.problem = "the test run did not complete every test case";
+        return v;
+    }
+    v.valid = true;
+    v.cases_passed = static_cast<int>(passed.size());
+    return v;
+}
+
+namespace {
+
+class Grader {
+public:
+    Grader(const Workspace& ws, const GradeOptions& o) : ws_(ws), o_(o) {}
+
+    int run() {
+        for (const auto& ex : ws_.course().exercises)
+            if (o_.only.empty() || std::find(o_.only.begin(), o_.only.end(), ex.id) != o_.only.end())
+                exercises_.push_back(&ex);
+        if (exercises_.empty()) throw Error("--only matches no exercise (give ids such as 02)");
+        read_config();
+        check_sandbox();
+        fs::create_directories(o_.out);
+        const auto subs = find_submissions(o_.submissions, o_.roster);
+        load_journal();
+        std::vector<const Submission*> todo;
+        for (const auto& s : subs)
+            if (!done_.count(s.name)) todo.push_back(&s);
+        say(fmt::format("{} submission(s), {} already graded (journal), {} exercise(s) each; secret seed in {}",
+                        subs.size(), subs.size() - todo.size(), exercises_.size(), (o_.out / "secret.toml").string()));
+        if (!todo.empty()) {
+            reference_runs();
+            grade(todo);
+        }
+        std::vector<SubmissionGrade> all;
+        for (const auto& s : subs) all.push_back(done_.at(s.name));
+        write_outputs(all);
+        say(fmt::format("gradebook: {}", (o_.out / "gradebook.csv").string()));
+        return exit_ok;
+    }
+
+private:
+    void say(const std::string& s) const {
+        if (!o_.quiet) fmt::print("{}\n", s);
+        std::fflush(stdout);
+    }
+
+    // The seed stays the same across restarts (same inputs, same gradebook); the nonce is fresh.
+    void read_config() {
+        if (!o_.config.empty()) {
+            toml::table t;
+            try {
+                t = toml::parse_file(o_.config.string());
+            } catch (const toml::parse_error& e) {
+                throw Error(fmt::format("{}: {}", o_.config.string(), e.description()));
+            }
+            if (auto s = t["secret_seed"].value<int64_t>()) seed_ = static_cast<std::uint64_t>(*s);
+            if (const auto* w = t["weights"].as_table())
+                for (const auto& [k, v] : *w) weights_[std::string(k.str())] = v.value_or(1.0);
+        }
+        const fs::path secret = o_.out / "secret.toml";
+        if (fs::exists(secret)) {
+            seed_ = static_cast<std::uint64_t>(toml::parse_file(secret.string())["seed"].value_or(int64_t{0}));
+        } else if (seed_ == 0) {
+            std::random_device rd;
+            seed_ = (static_cast<std::uint64_t>(rd()) << 20) ^ rd();
+            seed_ &= 0x7fffffffffffULL;
+        }
+        write_text(secret, fmt::format("# The secret seed of this grading run (keep it from students).\nseed = {}\n", seed_));
+        nonce_ = random_hex(16);
+    }
+
+    double weight(const Exercise& ex) const {
+        const auto it = weights_.find(ex.id);
+        return it != weights_.end() ? it->second : ex.weight;
+    }
+
+    void check_sandbox() {
+        const std::string problem = sandbox_problem();
+        if (!problem.empty() && !o_.no_sandbox)
+            throw Error(fmt::format("the sandbox cannot run: {}.\nFix that, or pass --no-sandbox to grade with "
+                                    "resource limits only (NOT safe against hostile code).",
+                                    problem));
+        if (o_.no_sandbox)
+            fmt::print(stderr, "WARNING: --no-sandbox: student code runs with resource limits but WITHOUT namespaces: "
+                               "it can read other submissions and the solutions, and reach the network.\n");
+    }
+
+    fs::path journal() const { return o_.out / "journal.jsonl"; }
+
+    void load_journal() {
+        std::ifstream in(journal());
+        for (std::string line; std::getline(in, line);) {
+            try {
+                const auto g = from_json(json::parse(line));
+                done_[g.name] = g;
+            } catch (...) {
+                // A line cut short by a kill: that submission is graded again.
+            }
+        }
+    }
+
+    void append_journal(const SubmissionGrade& g) {
+        std::ofstream out(journal(), std::ios::app);
+        out << to_json(g).dump() << "\n";
+        out.flush();
+        done_[g.name] = g;
+    }
+
+    Sandbox sandbox_for(const fs::path& scratch) const {
+        Sandbox s;
+        s.scratch = scratch.string();
+        s.namespaces = !o_.no_sandbox;
+        s.hidden = {(ws_.root() / "solutions").string(), fs::absolute(o_.submissions).string(),
+                    fs::absolute(o_.out).string(), (ws_.root() / ".workbook").string(), "/root", "/home"};
+        return s;
+    }
+
+    // The solution's evidence on the secret seed: which test cases a complete run has.
+    // Outputs go back to students: the secret seed must not.
+    std::string redact(std::string text) const {
+        const std::string seed = std::to_string(seed_);
+        for (auto at = text.find(seed); at != std::string::npos; at = text.find(seed, at))
+            text.replace(at, seed.size(), "(secret)");
+        return text;
+    }
+
+    void reference_runs() {
+        for (const Exercise* ex : exercises_) {
+            const fs::path file = o_.out / "reference" / (ex->dir() + ".txt");
+            fs::create_directories(file.parent_path());
+            fs::remove(file);
+            const auto r = run_process({(ws_.build() / "bin" / ("test-" + ex->dir() + "-solution")).string()},
+                                       std::chrono::seconds(ex->time_limit_s * 2),
+                                       {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_EVIDENCE_FILE=" + file.string(),
+                                        "WORKBOOK_EVIDENCE_NONCE=" + nonce_});
+            if (!r.passed() || !fs::exists(file))
+                throw Error(fmt::format("the solution of {} does not pass its own test on the secret seed ({}): "
+                                        "fix the instructor's tree first\n{}",
+                                        ex->dir(), r.status(), cap(r.output, 2000)));
+            reference_[ex->id] = read_text(file);
+        }
+    }
+
+    // Extracts (in the sandbox) and finds the student's edited files; returns notes.
+    struct Prepared {
+        fs::path scratch;
+        std::map<std::string, std::string> problem;  // exercise id -> why it cannot be tested
+        std::map<std::string, fs::path> binary;      // exercise id -> the test to run
+        std::vector<std::string> notes;
+    };
+
+    Prepared prepare(const Submission& s, const json& commands) {
+        Prepared p;
+        p.scratch = fs::absolute(o_.out / "work" / s.name);
+        fs::remove_all(p.scratch);
+        fs::create_directories(p.scratch / "src");
+        fs::permissions(p.scratch, fs::perms::all);
+        fs::permissions(p.scratch / "src", fs::perms::all);
+        const fs::path src = p.scratch / "src";
+        Sandbox box = sandbox_for(p.scratch);
+        box.readable = {fs::absolute(s.path).string()};
+        const std::string from = fs::absolute(s.path).string();
+        std::vector<std::string> unpack;
+        if (fs::is_directory(s.path)) unpack = {"cp", "-r", "--no-preserve=mode", from + "/.", src.string()};
+        else if (s.path.extension() == ".zip") unpack = {"unzip", "-q", "-o", from, "-d", src.string()};
+        else unpack = {"tar", "-xf", from, "-C", src.string(), "--no-same-owner", "--no-same-permissions"};
+        const auto r = box.run(unpack, 60s);
+        if (!r.passed()) p.notes.push_back(fmt::format("unpacking: {}: {}", r.status(), cap(r.output, 500)));
+
+        // Every file of the submission, by path relative to where it was unpacked.
+        std::vector<fs::path> files;
+        std::error_code ec;
+        for (auto it = fs::recursive_directory_iterator(src, fs::directory_options::skip_permission_denied, ec);
+             it != fs::recursive_directory_iterator(); it.increment(ec))
+            if (it->is_regular_file(ec) && !it->is_symlink(ec)) files.push_back(fs::relative(it->path(), src));
+
+        std::set<std::string> used;
+        for (const Exercise* ex : exercises_) {
+            const fs::path dir = p.scratch / ex->dir();
+            fs::create_directories(dir);
+            fs::permissions(dir, fs::perms::all);
+            for (const auto& f : ex->edit) {
+                // exercises/NN_name/file, or NN_name/file, anywhere in the submission.
+                const fs::path want = fs::path(ex->dir()) / f;
+                const fs::path* found = nullptr;
+                for (const auto& c : files) {
+                    const std::string cs = c.generic_string(), ws = want.generic_string();
+                    if (cs == ws || (cs.size() > ws.size() && cs.compare(cs.size() - ws.size() - 1, std::string::npos, "/" + ws) == 0))
+                        found = &c;
+                }
+                if (!found) {
+                    p.problem[ex->id] = fmt::format("not submitted: no {} in the submission", want.generic_string());
+                    break;
+                }
+                used.insert(found->generic_string());
+                fs::copy_file(src / *found, dir / f, fs::copy_options::overwrite_existing);
+            }
+            // The exercise's other kernels, from the instructor's tree.
+            for (const auto& k : ex->kernels)
+                if (std::find(ex->edit.begin(), ex->edit.end(), k) == ex->edit.end())
+                    fs::copy_file(ws_.exercise_dir(*ex) / k, dir / fs::path(k).filename(),
+                                  fs::copy_options::overwrite_existing);
+        }
+        // Anything else that differs from the instructor's copy is ignored, and said so.
+        for (const auto& c : files) {
+            if (used.count(c.generic_string())) continue;
+            std::string rel = c.generic_string();
+            const auto at = rel.find("exercises/");
+            if (at != std::string::npos) rel = rel.substr(at);
+            const fs::path mine = ws_.root() / rel;
+            if (fs::exists(mine) && read_text(mine) != read_text(src / c))
+                p.notes.push_back("ignored (differs from the instructor's copy): " + rel);
+        }
+        for (const Exercise* ex : exercises_)
+            if (!p.problem.count(ex->id)) compile(*ex, p, box, commands);
+        return p;
+    }
+
+    void compile(const Exercise& ex, Prepared& p, const Sandbox& box, const json& commands) {
+        const fs::path dir = p.scratch / ex.dir();
+        std::vector<std::string> hosts;
+        for (const auto& f : ex.edit)
+            if (fs::path(f).extension() == ".cpp") hosts.push_back(f);
+        if (hosts.empty()) {  // kernels only: the instructor's harness, the student's kernels
+            p.binary[ex.id] = ws_.build() / "bin" / ("test-" + ex.dir() + "-starter");
+            return;
+        }
+        const Recipe recipe = recipe_for(ws_, ex, commands);
+        std::vector<std::string> objects;
+        for (const auto& h : hosts) {
+            std::vector<std::string> argv;
+            const std::string obj = (dir / (h + ".o")).string();
+            for (const auto& w : recipe.compile)
+                argv.push_back(w == "{src}" ? (dir / h).string() : w == "{obj}" ? obj : w);
+            const auto r = box.run(argv, 300s, {}, 64 * 1024);
+            if (!r.passed()) {
+                p.problem[ex.id] = "build failed: " + r.status() + "\n" + cap(r.output, 4000);
+                return;
+            }
+            objects.push_back(obj);
+        }
+        std::vector<std::string> argv;
+        const fs::path out = dir / "test";
+        for (const auto& w : recipe.link) {
+            if (w == "{objs}") argv.insert(argv.end(), objects.begin(), objects.end());
+            else argv.push_back(w == "{out}" ? out.string() : w);
+        }
+        const auto r = box.run(argv, 300s, {}, 64 * 1024);
+        if (!r.passed()) {
+            p.problem[ex.id] = "build failed (link): " + r.status() + "\n" + cap(r.output, 4000);
+            return;
+        }
+        p.binary[ex.id] = out;
+    }
+
+    ExerciseGrade test(const Exercise& ex, const Prepared& p) {
+        ExerciseGrade g{ex.id, "", 0, weight(ex), ""};
+        if (auto it = p.problem.find(ex.id); it != p.problem.end()) {
+            g.status = it->second.rfind("not submitted", 0) == 0 ? "not submitted" : "build failed";
+            g.output = it->second;
+            return g;
+        }
+        const fs::path dir = p.scratch / ex.dir();
+        const std::string evidence_name = "evidence-" + random_hex(8);
+        const fs::path evidence = dir / evidence_name;
+        const Sandbox box = sandbox_for(p.scratch);
+        const std::vector<std::string> env = {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_KERNEL_DIR=" + dir.string(),
+                                              "WORKBOOK_EVIDENCE_FILE=" + evidence.string(),
+                                              "WORKBOOK_EVIDENCE_NONCE=" + nonce_};
+        const int limit = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
+        const auto r = box.run({p.binary.at(ex.id).string()}, std::chrono::seconds(limit), env, 64 * 1024);
+        g.output = cap(redact(r.output), 6000);
+        const Verdict v = judge_evidence(fs::exists(evidence) ? read_text(evidence) : "", nonce_, reference_.at(ex.id));
+        fs::remove(evidence);
+        if (r.timed_out) g.status = "timed out";
+        else if (r.signaled) g.status = "crashed";
+        else if (!v.valid) g.status = "no evidence";
+        // Every case passed but the process failed: the evidence and the exit disagree.
+        else if (!r.passed() && v.cases_passed == v.cases_expected) g.status = "no evidence";
+        if (!g.status.empty()) {
+            g.output = fmt::format("{} ({}). {}\n{}", g.status, r.status(), v.problem, g.output);
+            return g;
+        }
+        g.score = g.max * v.cases_passed / std::max(1, v.cases_expected);
+        g.status = v.cases_passed == v.cases_expected ? "passed" : "failed";
+        if (g.status == "passed" && !ex.kernels.empty() && ex.race_check) {
+            const auto a = race::availability();
+            if (!a.on) {
+                g.output += "\nrace check: SKIPPED, " + a.why_off;
+            } else {
+                const auto race = race::check(p.binary.at(ex.id).string(), std::chrono::seconds(limit * 10),
+                                              box.wrapper(), {env[0], env[1]});
+                if (!race.clean()) {
+                    g.score = 0;
+                    g.status = "race";
+                    for (const auto& rep : race.reports)
+                        g.output += fmt::format("\nOclgrind: {}\n{}meaning: {}\n", rep.headline, rep.details,
+                                                rep.explanation());
+                    if (race.reports.empty()) g.output += "\nunder Oclgrind the test did not pass: " + race.run.status();
+                }
+            }
+        }
+        return g;
+    }
+
+    void grade(const std::vector<const Submission*>& todo) {
+        const json commands = json::parse(read_text(ws_.build() / "compile_commands.json"));
+        // Preparing and compiling in parallel; testing in submission order, one at a time.
+        std::vector<std::optional<Prepared>> prepared(todo.size());
+        std::mutex m;
+        std::condition_variable ready;
+        std::atomic<std::size_t> next{0};
+        std::vector<std::thread> workers;
+        for (int j = 0; j < std::max(1, o_.jobs); ++j)
+            workers.emplace_back([&] {
+                for (std::size_t i; (i = next++) < todo.size();) {
+                    Prepared p;
+                    try {
+                        p = prepare(*todo[i], commands);
+                    } catch (const std::exception& e) {
+                        for (const Exercise* ex : exercises_) p.problem[ex->id] = std::string("build failed: ") + e.what();
+                    }
+                    std::lock_guard lock(m);
+                    prepared[i] = std::move(p);
+                    ready.notify_all();
+                }
+            });
+        const auto start = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < todo.size(); ++i) {
+            {
+                std::unique_lock lock(m);
+                ready.wait(lock, [&] { return prepared[i].has_value(); });
+            }
+            SubmissionGrade g{todo[i]->name, todo[i]->student, {}, prepared[i]->notes};
+            for (const Exercise* ex : exercises_) g.exercises.push_back(test(*ex, *prepared[i]));
+            append_journal(g);
+            fs::remove_all(prepared[i]->scratch);
+            prepared[i].reset();
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const double eta = elapsed / static_cast<double>(i + 1) * static_cast<double>(todo.size() - i - 1);
+            say(fmt::format("[{}/{}] {:<24} {:6.2f} / {:<6.2f} ({:.0f} s elapsed, about {:.0f} s to go)", i + 1,
+                            todo.size(), g.name, g.total(), g.max(), elapsed, eta));
+        }
+        for (auto& w : workers) w.join();
+    }
+
+    void write_outputs(const std::vector<SubmissionGrade>& all) const;
+
+    const Workspace& ws_;
+    GradeOptions o_;
+    std::vector<const Exercise*> exercises_;
+    std::map<std::string, double> weights_;
+    std::map<std::string, std::string> reference_;
+    std::map<std::string, SubmissionGrade> done_;
+    std::uint64_t seed_ = 0;
+    std::string nonce_;
+};
+
+std::string html_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
+    // gradebook.csv
+    std::string csv = "student,submission";
+    for (const Exercise* ex : exercises_) csv += "," + ex->id;
+    csv += ",total,max\n";
+    for (const auto& g : all) {
+        csv += csv_field(g.student) + "," + csv_field(g.name);
+        for (const auto& e : g.exercises) csv += fmt::format(",{:.2f}", e.score);
+        csv += fmt::format(",{:.2f},{:.2f}\n", g.total(), g.max());
+    }
+    write_text(o_.out / "gradebook.csv", csv);
+
+    // Gradescope results.json per student, and the class summary.
+    json summary = {{"submissions", all.size()}, {"exercises", json::array()}, {"students", json::array()}};
+    for (const Exercise* ex : exercises_) summary["exercises"].push_back({{"id", ex->id}, {"title", ex->title}});
+    for (const auto& g : all) {
+        json tests = json::array();
+        for (const auto& e : g.exercises)
+            tests.push_back({{"name", e.id + " " + ws_.find(e.id).title}, {"score", e.score}, {"max_score", e.max},
+                             {"status", e.status == "passed" ? "passed" : "failed"}, {"output", e.output},
+                             {"visibility", "visible"}});
+        std::string notes;
+        for (const auto& n : g.notes) notes += n + "\n";
+        write_text(o_.out / "results" / (g.name + ".json"),
+                   json{{"score", g.total()}, {"max_score", g.max()}, {"tests", tests}, {"output", notes}}.dump(2));
+        json row = {{"student", g.student}, {"submission", g.name}, {"total", g.total()}, {"max", g.max()}};
+        for (const auto& e : g.exercises) row[e.id] = {{"score", e.score}, {"status", e.status}};
+        summary["students"].push_back(row);
+    }
+    write_text(o_.out / "summary.json", summary.dump(2));
+
+    // The HTML report: a class overview and one page per student.
+    std::string page = "<!doctype html><meta charset=utf-8><title>Gradebook</title><style>body{font-family:sans-serif}"
+                       "td,th{padding:2px 8px;border-bottom:1px solid #ddd}.passed{color:#070}.bad{color:#a00}</style>"
+                       "<h1>Gradebook</h1><table><tr><th>student</th>";
+    for (const Exercise* ex : exercises_) page += "<th>" + html_escape(ex->id) + "</th>";
+    page += "<th>total</th></tr>";
+    for (const auto& g : all) {
+        page += "<tr><td><a href=\"students/" + html_escape(g.name) + ".html\">" + html_escape(g.student) + "</a></td>";
+        for (const auto& e : g.exercises)
+            page += fmt::format("<td class={} title=\"{}\">{:.1f}</td>", e.status == "passed" ? "passed" : "bad",
+                                html_escape(e.status), e.score);
+        page += fmt::format("<td>{:.1f} / {:.1f}</td></tr>", g.total(), g.max());
+        std::string sp = "<!doctype html><meta charset=utf-8><title>" + html_escape(g.student) +
+                         "</title><style>body{font-family:sans-serif}pre{background:#f4f4f4;padding:8px;"
+                         "white-space:pre-wrap}</style><p><a href=\"../report.html\">class</a></p><h1>" +
+                         html_escape(g.student) + fmt::format("</h1><p>{:.2f} / {:.2f}</p>", g.total(), g.max());
+        for (const auto& n : g.notes) sp += "<p>" + html_escape(n) + "</p>";
+        for (const auto& e : g.exercises)
+            sp += fmt::format("<h2>{} {}: {} ({:.2f} / {:.2f})</h2><pre>{}</pre>", html_escape(e.id),
+                              html_escape(ws_.find(e.id).title), html_escape(e.status), e.score, e.max,
+                              html_escape(e.output));
+        write_text(o_.out / "students" / (g.name + ".html"), sp);
+    }
+    page += "</table>";
+    write_text(o_.out / "report.html", page);
+}
+
+}  // namespace
+
+int run_grade(const Workspace& ws, const GradeOptions& options) { return Grader(ws, options).run(); }
+
+}  // namespace workbook::cli

@@ -1,0 +1,109 @@
+#!/bin/bash
+# End-to-end test of `workbook grade`: a class of submissions of every kind (correct, starters,
+# a broken build, and hostile ones) graded on exercises 01 and 02, with the exact grades
+# asserted, nothing escaping the sandbox, and a killed run that resumes to the same gradebook.
+#   grade_e2e.sh SOURCE BUILD SCRATCH
+set -euo pipefail
+src=$1 build=$2 work=$3
+wb="$build/bin/workbook"
+subs="$work/submissions" out="$work/out"
+rm -rf "$work"
+mkdir -p "$subs"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# A submission: the solutions of 01 and 02 laid out as a student's tree.
+solved() {
+    local d="$subs/$1"
+    mkdir -p "$d/exercises/01_device_info" "$d/exercises/02_vadd"
+    cp "$src/solutions/01_device_info/"* "$d/exercises/01_device_info/"
+    cp "$src/solutions/02_vadd/"* "$d/exercises/02_vadd/"
+}
+# Puts C++ at the start of the student's vadd_on_device (exercise 02's host code).
+inject() {
+    sed -i "/^void vadd_on_device/a $2" "$subs/$1/exercises/02_vadd/vadd_host.cpp"
+}
+
+solved alice                                                   # correct: full marks
+mkdir -p "$subs/bob/exercises"                                 # the starters, as a zip
+cp -r "$src/exercises/01_device_info" "$src/exercises/02_vadd" "$subs/bob/exercises/"
+(cd "$subs/bob" && zip -qr ../bob.zip .) && rm -rf "$subs/bob"
+solved carol && echo "this is not C++;" >> "$subs/carol/exercises/02_vadd/vadd_host.cpp"  # build fails
+(cd "$subs" && tar -czf carol.tar.gz carol) && rm -rf "$subs/carol"
+solved dave && inject dave 'std::exit(0);'                     # exits 0 before the work
+solved eve && inject eve 'std::puts("[doctest] Status: SUCCESS!"); std::fflush(stdout); std::_Exit(0);'
+solved frank && inject frank 'for (volatile int i = 0;; ) { (void)i; }'   # hangs
+solved gina && inject gina 'std::abort();'                     # crashes
+# forks: a child that outlives the test, then as many processes as it can get
+solved hank && inject hank 'if (::fork() == 0) { ::sleep(600); } for (int i = 0; i < 100000; ++i) if (::fork() < 0) break;'
+sed -i '1i #include <unistd.h>' "$subs/hank/exercises/02_vadd/vadd_host.cpp"
+solved ivy && inject ivy 'for (int i = 0; i < 20000000; ++i) std::fputs("flood flood flood flood\\n", stdout);'
+# forges: writes a fake gradebook and evidence, escapes to the instructor tree, reads a solution
+solved jack && inject jack 'std::system("echo jack,jack,9,9,18,3 > ../../gradebook.csv; for f in evidence-*; do echo evidence fake > $f; done; touch '"$src"'/PWNED; cat '"$src"'/solutions/02_vadd/vadd.cl; ls /tmp '"$subs"'");'
+# hard-codes an answer and edits the test (ignored): only the public harness is changed
+solved kate && sed -i 's/c\[i\] = a\[i\] + b\[i\];/c[i] = 0.0f;/' "$subs/kate/exercises/02_vadd/vadd.cl"
+echo 'TEST_CASE("always passes") {}' > "$subs/kate/exercises/02_vadd/test.cpp"
+mkdir -p "$subs/liam/exercises/01_device_info"                 # only exercise 01
+cp "$src/solutions/01_device_info/"* "$subs/liam/exercises/01_device_info/"
+
+# A roster for two of them.
+printf 'submission,student id\nalice,s001\nbob,s002\n' > "$work/roster.csv"
+
+args=(grade "$subs" --out "$out" --only 01 --only 02 --jobs 2 --timeout 20 --roster "$work/roster.csv")
+grade() { "$wb" "${args[@]}"; }
+
+# Kill a run part-way (the grader itself, with SIGKILL), then resume it.
+"$wb" "${args[@]}" > "$work/first.log" 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+    [ -f "$out/journal.jsonl" ] && [ "$(wc -l < "$out/journal.jsonl")" -ge 3 ] && break
+    sleep 0.2
+done
+kill -9 $pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+done_before=$(wc -l < "$out/journal.jsonl")
+echo "killed after $done_before graded submission(s)"
+grade > "$work/second.log" 2>&1 || { cat "$work/second.log"; fail "the resumed run failed"; }
+grep -q "already graded (journal)" "$work/second.log" || fail "the resumed run did not read the journal"
+cat "$out/gradebook.csv"
+
+expect_row() {
+    grep -qx "$1" "$out/gradebook.csv" || fail "gradebook row \"$1\" missing; gradebook:\n$(cat "$out/gradebook.csv")"
+    echo "ok: $1   ($2)"
+}
+expect_row "s001,alice,1.00,2.00,3.00,3.00" "correct: full marks"
+expect_row "s002,bob,0.00,0.00,0.00,3.00" "starters: zero"
+expect_row "carol,carol,1.00,0.00,1.00,3.00" "build failure costs only that exercise"
+expect_row "dave,dave,1.00,0.00,1.00,3.00" "exit(0) early leaves no evidence: nothing for 02"
+expect_row "eve,eve,1.00,0.00,1.00,3.00" "a printed fake success counts for nothing"
+expect_row "frank,frank,1.00,0.00,1.00,3.00" "a hang is killed"
+expect_row "gina,gina,1.00,1.00,2.00,3.00" "a crash in the host case: the kernel case still counts"
+expect_row "hank,hank,1.00,1.00,2.00,3.00" "a fork bomb: its kernel case passes, its host case does not"
+expect_row "ivy,ivy,1.00,2.00,3.00,3.00" "an output flood is capped (and the work is right)"
+expect_row "jack,jack,1.00,2.00,3.00,3.00" "forged files land nowhere (and the work is right)"
+expect_row "kate,kate,1.00,0.00,1.00,3.00" "a hard-coded kernel fails; the edited test is ignored"
+expect_row "liam,liam,1.00,0.00,1.00,3.00" "a missing exercise"
+
+[ -e "$src/PWNED" ] && fail "a submission wrote into the instructor's tree"
+grep -q "often rounded up" "$out/results/jack.json" && fail "a submission read the instructor's solution"
+grep -q "alice" "$out/results/jack.json" && fail "a submission saw the other submissions"
+[ "$(stat -c %s "$out/results/ivy.json")" -lt 100000 ] || fail "ivy's flood was not capped in her results"
+grep -q "ignored (differs from the instructor's copy): exercises/02_vadd/test.cpp" "$out/results/kate.json" ||
+    fail "kate's edited test.cpp is not reported"
+grep -q "not submitted" "$out/results/liam.json" || fail "liam's missing exercise is not named"
+grep -q "build failed" "$out/results/carol.json" || fail "carol's build failure is not reported"
+grep -q "timed out" "$out/results/frank.json" || fail "frank's hang is not reported as a timeout"
+seed=$(sed -n 's/^seed = //p' "$out/secret.toml")
+grep -rq "$seed" "$out/results" && fail "the secret seed leaked into a student's results"
+pgrep -f "sleep 600" >/dev/null && fail "hank's child outlived the sandbox"
+for f in summary.json report.html students/alice.html results/alice.json; do
+    [ -s "$out/$f" ] || fail "$f was not written"
+done
+echo "ok: nothing escaped; every output written"
+
+# A run from scratch gives the same gradebook as the killed-and-resumed one.
+cp "$out/gradebook.csv" "$work/resumed.csv"
+rm -f "$out/journal.jsonl"
+grade > "$work/third.log" 2>&1 || fail "the full rerun failed"
+cmp "$out/gradebook.csv" "$work/resumed.csv" || fail "killing and resuming changed the gradebook"
+echo "ok: killed-and-resumed gradebook equals a full run"
+echo "PASS: grading"
