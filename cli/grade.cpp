@@ -81,11 +81,13 @@ struct Recipe {
 // compile_commands.json) and the link line (link.txt), with the starter's objects as slots.
 Recipe recipe_for(const Workspace& ws, const Exercise& ex, const json& commands) {
     Recipe r;
-    const fs::path exdir = ws.exercise_dir(ex);
     for (const auto& e : commands) {
-        const std::string file = e.at("file");
-        if (fs::path(file).parent_path() != exdir || fs::path(file).extension() != ".cpp") continue;
-        if (std::find(ex.edit.begin(), ex.edit.end(), fs::path(file).filename().string()) == ex.edit.end()) continue;
+        // The starter's own host file: <the build's source>/exercises/NN_name/<edited .cpp>.
+        const fs::path file = std::string(e.at("file"));
+        if (file.extension() != ".cpp" || file.parent_path().filename() != ex.dir() ||
+            file.parent_path().parent_path().filename() != "exercises")
+            continue;
+        if (std::find(ex.edit.begin(), ex.edit.end(), file.filename().string()) == ex.edit.end()) continue;
         auto words = split_words(e.at("command"));
         for (std::size_t i = 0; i < words.size(); ++i) {
             if (words[i] == "-o" && i + 1 < words.size()) words[i + 1] = "{obj}";
@@ -95,6 +97,10 @@ Recipe recipe_for(const Workspace& ws, const Exercise& ex, const json& commands)
         r.compile_dir = std::string(e.at("directory"));
         break;
     }
+    if (r.compile.empty())
+        throw Error(fmt::format("{} has no compile command for {}'s host files: build the workbook first "
+                                "(cmake --build {})",
+                                (ws.build() / "compile_commands.json").string(), ex.dir(), ws.build().string()));
     const fs::path dir = ws.build() / "exercises" / ex.dir();
     const fs::path link_txt = dir / "CMakeFiles" / ("ex" + ex.dir() + "_starter_test.dir") / "link.txt";
     if (!fs::exists(link_txt))
@@ -328,6 +334,13 @@ private:
         done_[g.name] = g;
     }
 
+    bool edited_by_one_exercise(const std::string& file) const {
+        int n = 0;
+        for (const auto& ex : ws_.course().exercises)
+            n += static_cast<int>(std::count(ex.edit.begin(), ex.edit.end(), file));
+        return n == 1;
+    }
+
     Sandbox sandbox_for(const fs::path& scratch) const {
         Sandbox s;
         s.scratch = scratch.string();
@@ -409,6 +422,11 @@ private:
                     const std::string cs = c.generic_string(), ws = want.generic_string();
                     if (cs == ws || (cs.size() > ws.size() && cs.compare(cs.size() - ws.size() - 1, std::string::npos, "/" + ws) == 0))
                         found = &c;
+                }
+                if (!found && edited_by_one_exercise(f)) {
+                    // A flat upload (Gradescope's): the file name alone, when only one exercise has it.
+                    for (const auto& c : files)
+                        if (c.filename() == f) found = &c;
                 }
                 if (!found) {
                     p.problem[ex->id] = fmt::format("not submitted: no {} in the submission", want.generic_string());

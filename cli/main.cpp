@@ -3,6 +3,7 @@
 #include "checker.hpp"
 #include "doctor.hpp"
 #include "grade.hpp"
+#include "gradescope.hpp"
 #include "term.hpp"
 #include "watch.hpp"
 #include "workspace.hpp"
@@ -175,6 +176,9 @@ int main(int argc, char** argv) {
     grade->add_flag("--no-sandbox", grade_options.no_sandbox,
                     "without bubblewrap: resource limits only (NOT safe against hostile code)");
     grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
+    std::string package_out = "autograder.zip";
+    auto* package = app.add_subcommand("gradescope-package", "instructors: the zip that runs this checker on Gradescope");
+    package->add_option("--out", package_out, "the zip to write")->capture_default_str();
     app.require_subcommand(0, 1);
     CLI11_PARSE(app, argc, argv);
 
@@ -189,6 +193,7 @@ int main(int argc, char** argv) {
         }
         cli::Workspace ws(root, build);
         if (*grade) return cli::run_grade(ws, grade_options);
+        if (*package) return cli::make_gradescope_package(ws, package_out);
         if (*list) {
             fmt::print("{}\n\n{}", style.bold(ws.course().title), cli::format_list(ws, style));
             fmt::print("\n`workbook` watches the current exercise (>); `workbook go NN` jumps to another.\n");

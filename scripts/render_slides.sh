@@ -6,7 +6,8 @@
 #   OUTDIR        where NN-name.html and NN-name.pdf go (default build/slides/)
 #   --bench-csv   the matmul bench's CSV (build/bin/mmul_bench writes bench_mmul.csv) to draw the
 #                 ladder chart from; without it the committed slides/data/ladder_pocl.csv is drawn
-#   --deck NAME   render only this deck (e.g. 04-matmul-ladder); may be repeated
+#   --deck NAME   render only this deck (e.g. 04-matmul-ladder, or a path to a .md file);
+#                 may be repeated
 #   --html-only   skip the PDFs
 #
 # Needs pandoc and wkhtmltopdf (Debian packages pandoc, wkhtmltopdf); see slides/README.md.
@@ -25,9 +26,14 @@ decks=()
 while [ $# -gt 0 ]; do
     case $1 in
         --bench-csv) bench_csv=${2:?--bench-csv needs a file}; shift 2 ;;
-        --deck) decks+=("slides/${2%.md}.md"); shift 2 ;;
+        --deck)
+            case $2 in
+                */*) decks+=("$2") ;;                 # a path to a deck file
+                *) decks+=("slides/${2%.md}.md") ;;   # a deck's name
+            esac
+            shift 2 ;;
         --html-only) html_only=1; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         -*) echo "render_slides: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) out=$1; shift ;;
     esac

@@ -12,7 +12,7 @@ packages=(
   libopenblas-dev libclblast-dev                                   # the bench's BLAS rows (optional)
   oclgrind                                                         # the race check
   tmux                                                             # the CLI's watch-mode tests
-  bubblewrap unzip nlohmann-json3-dev                              # the auto-checker: sandbox, zips, JSON
+  bubblewrap zip unzip nlohmann-json3-dev                          # the auto-checker: sandbox, zips, JSON
 )
 missing=()
 for p in "${packages[@]}"; do

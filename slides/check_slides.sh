@@ -122,12 +122,13 @@ for deck in slides/[0-9][0-9]-*.md; do
         if [ -z "$pages" ] || [ "$pages" -ne $((slides + 1)) ]; then
             detail=
             if command -v pdftotext >/dev/null && [ -n "$pages" ]; then
-                # A page that does not start with a slide heading holds the rest of the slide before.
-                grep '^## ' "$work/body" | sed 's/^## //' > "$work/headings"
+                # A page that does not start with a slide heading holds the rest of the slide
+                # before it. The headings as rendered (smart quotes and all) come from the HTML.
+                grep -o '<h2[^>]*>.*</h2>' "$html" | sed -e 's/<[^>]*>//g' -e 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&amp;/\&/g' > "$work/headings"
                 previous=title
                 for ((p = 2; p <= pages; p++)); do
-                    top=$(pdftotext -f "$p" -l "$p" -layout "$pdf" - 2>/dev/null | sed -n '/[^[:space:]]/{s/^[[:space:]]*//;s/[[:space:]]*$//;p;q}')
-                    if grep -q -x -F -- "$top" "$work/headings"; then
+                    top=$(pdftotext -f "$p" -l "$p" "$pdf" - 2>/dev/null | sed -n '/[^[:space:]]/{s/^[[:space:]]*//;s/[[:space:]]*$//;p;q}')
+                    if [ -n "$top" ] && awk -v top="$top" 'index($0, top) == 1 { found = 1 } END { exit !found }' "$work/headings"; then
                         previous=$top
                     else
                         detail+=" '$previous' spills onto page $p;"

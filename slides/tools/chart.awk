@@ -109,7 +109,8 @@ END {
         if (b_g[i] > vmax) vmax = b_g[i]
     }
     if (scale == "log") {
-        lo = int(log10(vmin)); if (10 ^ lo > vmin) lo--
+        # The axis starts a decade low enough that the shortest bar stays visible.
+        lo = int(log10(vmin / 2)); if (10 ^ lo > vmin / 2) lo--
         hi = int(log10(vmax)); if (10 ^ hi < vmax) hi++
         if (hi == lo) hi++
     } else {

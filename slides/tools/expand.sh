@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
         --bench-csv) bench_csv=${2:?--bench-csv needs a file}; shift 2 ;;
         --chart-dir) chart_dir=${2:?--chart-dir needs a folder}; shift 2 ;;
         --list) list=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         -*) echo "expand.sh: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -109,8 +109,9 @@ select_lines() {
         [ "$sel_from" -ge 1 ] && [ "$sel_from" -le "$sel_to" ] || fail "bad line range $sel"
         [ "$sel_to" -le "$n" ] || fail "line range $sel is past the end of $path ($n lines)"
     elif [[ $sel =~ ^/([^/]+)/[[:space:]]+to[[:space:]]+/([^/]+)/$ ]]; then
-        local end_re=${BASH_REMATCH[2]} i
-        sel_from=$(unique_match "${BASH_REMATCH[1]}" "start pattern") || exit 1
+        local start_re=${BASH_REMATCH[1]} end_re=${BASH_REMATCH[2]} i
+        [[ x =~ $end_re ]]; [ $? -ne 2 ] || fail "/$end_re/ is not a valid extended regular expression"
+        sel_from=$(unique_match "$start_re" "start pattern") || exit 1
         sel_to=0
         for ((i = sel_from + 1; i <= n; i++)); do
             if [[ ${file_lines[i - 1]} =~ $end_re ]]; then sel_to=$i; break; fi
@@ -184,15 +185,16 @@ expand_include() {
         return
     fi
     # The code's size on the slide (slides/theme/slides.css): as large as its longest line and
-    # its line count allow. A 1280 px slide holds 140 characters at the smallest size.
+    # its line count allow. Beside the line numbers a slide holds 82 characters at 20 px, 98 at
+    # 17 px, 112 at 15 px and 130 at 13 px.
     local classes=".$(language_of "$path") .numberLines"
     local lines=$((sel_to - sel_from + 1))
-    [ $widest -le 140 ] || fail "the selection has a line of $widest characters; at most 140 fit on a slide"
-    if [ $lines -le 14 ] && [ $widest -le 88 ]; then
+    [ $widest -le 130 ] || fail "the selection has a line of $widest characters; at most 130 fit on a slide"
+    if [ $lines -le 14 ] && [ $widest -le 82 ]; then
         classes+=" .large"
-    elif [ $lines -le 20 ] && [ $widest -le 104 ]; then
+    elif [ $lines -le 20 ] && [ $widest -le 98 ]; then
         :
-    elif [ $lines -le 26 ] && [ $widest -le 120 ]; then
+    elif [ $lines -le 26 ] && [ $widest -le 112 ]; then
         classes+=" .small"
     else
         classes+=" .tiny"

@@ -106,4 +106,16 @@ rm -f "$out/journal.jsonl"
 grade > "$work/third.log" 2>&1 || fail "the full rerun failed"
 cmp "$out/gradebook.csv" "$work/resumed.csv" || fail "killing and resuming changed the gradebook"
 echo "ok: killed-and-resumed gradebook equals a full run"
+# The Gradescope package, run in a simulated /autograder with a flat upload of exercise 02.
+ag="$work/autograder"
+mkdir -p "$ag/source" "$ag/submission"
+"$wb" gradescope-package --out "$work/autograder.zip" > /dev/null
+unzip -q "$work/autograder.zip" -d "$ag/source"
+[ -x "$ag/source/run_autograder" ] && [ -x "$ag/source/setup.sh" ] || fail "the package lacks its scripts"
+cp "$src/solutions/02_vadd/"* "$ag/submission/"
+AUTOGRADER_ROOT="$ag" WORKBOOK_BUILD="$build" WORKBOOK_GRADE_ARGS="--only 02 --quiet" "$ag/source/run_autograder" \
+    > "$work/gradescope.log" 2>&1 || { cat "$work/gradescope.log"; fail "run_autograder failed"; }
+grep -q '"score": 2.0' "$ag/results/results.json" || fail "Gradescope results: $(head -c 600 "$ag/results/results.json")"
+grep -q '"max_score": 2.0' "$ag/results/results.json" || fail "Gradescope max_score"
+echo "ok: the Gradescope package grades a flat upload in a simulated /autograder"
 echo "PASS: grading"
