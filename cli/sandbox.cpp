@@ -32,7 +32,7 @@ std::vector<std::string> Sandbox::wrapper() const {
     for (const auto& h : hidden) w.insert(w.end(), {"--tmpfs", h});
     for (const auto& r : readable) w.insert(w.end(), {"--ro-bind", r, r});
     w.insert(w.end(), {"--bind", scratch, scratch, "--chdir", scratch, "--setenv", "HOME", scratch, "--setenv",
-                       "POCL_CACHE_DIR", "/tmp/pocl", "--"});
+                       "POCL_CACHE_DIR", scratch + "/.pocl-cache", "--"});
     return w;
 }
 

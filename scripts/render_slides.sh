@@ -17,27 +17,30 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
 
-out=build/slides
+# Paths on the command line are relative to where the script is called from; the rest of the
+# work happens at the repository root.
+absolute() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+out=$root/build/slides
 bench_csv=
 html_only=0
 decks=()
 while [ $# -gt 0 ]; do
     case $1 in
-        --bench-csv) bench_csv=${2:?--bench-csv needs a file}; shift 2 ;;
+        --bench-csv) bench_csv=$(absolute "${2:?--bench-csv needs a file}"); shift 2 ;;
         --deck)
-            case $2 in
-                */*) decks+=("$2") ;;                 # a path to a deck file
-                *) decks+=("slides/${2%.md}.md") ;;   # a deck's name
+            case ${2:?--deck needs a name} in
+                */*) decks+=("$(absolute "$2")") ;;         # a path to a deck file
+                *) decks+=("$root/slides/${2%.md}.md") ;;   # a deck's name
             esac
             shift 2 ;;
         --html-only) html_only=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         -*) echo "render_slides: unknown option $1 (see --help)" >&2; exit 2 ;;
-        *) out=$1; shift ;;
+        *) out=$(absolute "$1"); shift ;;
     esac
 done
+cd "$root"
 [ ${#decks[@]} -gt 0 ] || decks=(slides/[0-9][0-9]-*.md)
 [ -e "${decks[0]}" ] || { echo "render_slides: no decks found in slides/" >&2; exit 1; }
 
@@ -48,9 +51,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "render_slides: missing ${missing[*]}. Fix: apt-get install ${missing[*]}" >&2
     exit 1
 fi
-if [ -n "$bench_csv" ]; then
-    [ -f "$bench_csv" ] || { echo "render_slides: --bench-csv: no such file: $bench_csv" >&2; exit 1; }
-    case $bench_csv in /*) ;; *) bench_csv=$(cd "$(dirname "$bench_csv")" && pwd)/$(basename "$bench_csv") ;; esac
+if [ -n "$bench_csv" ] && [ ! -f "$bench_csv" ]; then
+    echo "render_slides: --bench-csv: no such file: $bench_csv" >&2
+    exit 1
 fi
 
 mkdir -p "$out"

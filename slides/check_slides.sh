@@ -18,7 +18,16 @@ out=$1
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 case $out in /*) ;; *) out=$PWD/$out ;; esac
-cd "$root"
+# The options go to render_slides.sh; a file name in them is made absolute before the cd.
+render_args=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --bench-csv) case ${2:?--bench-csv needs a file} in /*) f=$2 ;; *) f=$PWD/$2 ;; esac
+                     render_args+=(--bench-csv "$f"); shift 2 ;;
+        *) render_args+=("$1"); shift ;;
+    esac
+done
+cd "$root" || exit 1
 
 problems=0
 problem() {
@@ -27,7 +36,7 @@ problem() {
 }
 
 start=$(date +%s.%N)
-if ! scripts/render_slides.sh "$@" "$out"; then
+if ! scripts/render_slides.sh "${render_args[@]}" "$out"; then
     echo "FAIL render: scripts/render_slides.sh exited non-zero (its message is above)" >&2
     exit 1
 fi

@@ -9,7 +9,7 @@
 # Usage: slides/tools/expand.sh [--bench-csv FILE] [--chart-dir DIR] [--list] DECK.md
 #   Run from the repository root: FILE and CSV are relative to it. Writes the Markdown to stdout.
 #   --bench-csv  the file that "!chart @bench" draws (default slides/data/ladder_pocl.csv)
-#   --chart-dir  where the SVG files go (default: a folder under $TMPDIR, kept)
+#   --chart-dir  where the SVG files go (default: a new folder under $TMPDIR, left for pandoc)
 #   --list       instead of Markdown, one line per directive: "include<TAB>LINE<TAB>FIRST-CODE-LINE"
 #                or "chart<TAB>LINE<TAB>SVG"; used by slides/check_slides.sh
 # Any directive that does not resolve stops the expansion with "DECK:LINE: DIRECTIVE: reason" on
@@ -33,10 +33,6 @@ done
 [ $# -eq 1 ] || { echo "usage: expand.sh [--bench-csv FILE] [--chart-dir DIR] [--list] DECK.md" >&2; exit 2; }
 deck=$1
 [ -f "$deck" ] || { echo "expand.sh: no such deck: $deck" >&2; exit 1; }
-if [ -z "$chart_dir" ]; then
-    chart_dir=$(mktemp -d "${TMPDIR:-/tmp}/slides-charts.XXXXXX")
-fi
-mkdir -p "$chart_dir"
 
 deck_line=0
 directive=
@@ -106,7 +102,7 @@ select_lines() {
         sel_from=1; sel_to=$n
     elif [[ $sel =~ ^([0-9]+)-([0-9]+)$ ]]; then
         sel_from=${BASH_REMATCH[1]}; sel_to=${BASH_REMATCH[2]}
-        [ "$sel_from" -ge 1 ] && [ "$sel_from" -le "$sel_to" ] || fail "bad line range $sel"
+        if [ "$sel_from" -lt 1 ] || [ "$sel_from" -gt "$sel_to" ]; then fail "bad line range $sel"; fi
         [ "$sel_to" -le "$n" ] || fail "line range $sel is past the end of $path ($n lines)"
     elif [[ $sel =~ ^/([^/]+)/[[:space:]]+to[[:space:]]+/([^/]+)/$ ]]; then
         local start_re=${BASH_REMATCH[1]} end_re=${BASH_REMATCH[2]} i
@@ -165,9 +161,9 @@ expand_include() {
         line=${file_lines[i - 1]}
         [[ $line =~ ^[[:space:]]*$ ]] && continue
         lead=${line%%[![:space:]]*}
-        [ ${#lead} -lt $indent ] && indent=${#lead}
+        [ ${#lead} -lt "$indent" ] && indent=${#lead}
     done
-    [ $indent -lt 100000 ] || fail "the selection (lines $sel_from-$sel_to of $path) holds only blank lines"
+    [ "$indent" -lt 100000 ] || fail "the selection (lines $sel_from-$sel_to of $path) holds only blank lines"
 
     local first=
     local body=() widest=0
@@ -176,7 +172,7 @@ expand_include() {
         line=${line:indent}
         [[ $line == '~~~~~~~~'* ]] && fail "line $i of $path starts with the fence ~~~~~~~~"
         [ -z "$first" ] && [[ $line =~ [^[:space:]] ]] && first=$line
-        [ ${#line} -gt $widest ] && widest=${#line}
+        [ ${#line} -gt "$widest" ] && widest=${#line}
         body+=("$line")
     done
 
@@ -187,20 +183,21 @@ expand_include() {
     # The code's size on the slide (slides/theme/slides.css): as large as its longest line and
     # its line count allow. Beside the line numbers a slide holds 82 characters at 20 px, 98 at
     # 17 px, 112 at 15 px and 130 at 13 px.
-    local classes=".$(language_of "$path") .numberLines"
+    local classes
+    classes=".$(language_of "$path") .numberLines"
     local lines=$((sel_to - sel_from + 1))
-    [ $widest -le 130 ] || fail "the selection has a line of $widest characters; at most 130 fit on a slide"
-    if [ $lines -le 14 ] && [ $widest -le 82 ]; then
+    [ "$widest" -le 130 ] || fail "the selection has a line of $widest characters; at most 130 fit on a slide"
+    if [ "$lines" -le 14 ] && [ "$widest" -le 82 ]; then
         classes+=" .large"
-    elif [ $lines -le 20 ] && [ $widest -le 98 ]; then
+    elif [ "$lines" -le 20 ] && [ "$widest" -le 98 ]; then
         :
-    elif [ $lines -le 26 ] && [ $widest -le 112 ]; then
+    elif [ "$lines" -le 26 ] && [ "$widest" -le 112 ]; then
         classes+=" .small"
     else
         classes+=" .tiny"
     fi
     local where="lines $sel_from–$sel_to"
-    [ $sel_from -eq 1 ] && [ $sel_to -eq ${#file_lines[@]} ] && where="whole file"
+    [ "$sel_from" -eq 1 ] && [ "$sel_to" -eq ${#file_lines[@]} ] && where="whole file"
     printf '[%s · %s]{.source}\n\n' "$path" "$where"
     printf '~~~~~~~~ {%s startFrom="%s"}\n' "$classes" "$sel_from"
     printf '%s\n' "${body[@]}"
@@ -208,7 +205,7 @@ expand_include() {
 }
 
 expand_chart() {
-    local rest=$1 csv opt n= scale=log
+    local rest=$1 csv opt n='' scale=log
     read -r csv rest <<< "$rest"
     [ -n "$csv" ] || fail "no CSV named"
     [ "$csv" = "@bench" ] && csv=$bench_csv
@@ -220,6 +217,10 @@ expand_chart() {
         esac
     done
     [ -f "$csv" ] || fail "CSV not found: $csv"
+    if [ -z "$chart_dir" ]; then
+        chart_dir=$(mktemp -d "${TMPDIR:-/tmp}/slides-charts.XXXXXX") || fail "cannot create a folder for the chart"
+    fi
+    mkdir -p "$chart_dir" || fail "cannot create $chart_dir"
     chart_count=$((chart_count + 1))
     local svg="$chart_dir/$deck_base-chart$chart_count.svg" err
     if ! err=$(awk -v want_n="$n" -v scale="$scale" -v source="$csv" -f "$here/chart.awk" "$csv" 2>&1 > "$svg"); then
