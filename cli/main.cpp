@@ -1,6 +1,7 @@
 // `workbook`: the students' command. With no verb it watches the current exercise (watch.cpp);
 // the other verbs are for one-off use and scripts. Exit status: 0 ok, 1 a check failed, 2 error.
 #include "checker.hpp"
+#include "contest_cmd.hpp"
 #include "doctor.hpp"
 #include "grade.hpp"
 #include "gradescope.hpp"
@@ -179,6 +180,8 @@ int main(int argc, char** argv) {
     std::string package_out = "autograder.zip";
     auto* package = app.add_subcommand("gradescope-package", "instructors: the zip that runs this checker on Gradescope");
     package->add_option("--out", package_out, "the zip to write")->capture_default_str();
+    CLI::App* contest = nullptr;
+    const auto run_contest = cli::add_contest_command(app, contest);
     app.require_subcommand(0, 1);
     CLI11_PARSE(app, argc, argv);
 
@@ -191,6 +194,7 @@ int main(int argc, char** argv) {
                        "WORKBOOK_DEVICE=1 workbook\n");
             return workbook::exit_ok;
         }
+        if (*contest) return run_contest();
         cli::Workspace ws(root, build);
         if (*grade) return cli::run_grade(ws, grade_options);
         if (*package) return cli::make_gradescope_package(ws, package_out);

@@ -13,6 +13,8 @@ packages=(
   oclgrind                                                         # the race check
   tmux                                                             # the CLI's watch-mode tests
   bubblewrap zip unzip nlohmann-json3-dev                          # the auto-checker: sandbox, zips, JSON
+  pandoc wkhtmltopdf poppler-utils fonts-dejavu-core               # slides: HTML, PDF, the check
+  libsqlitecpp-dev libcpp-httplib-dev                              # the contest: database, web server
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,170 @@
+// The contest verbs (see contest_cmd.hpp).
+#include "contest_cmd.hpp"
+
+#include "term.hpp"
+
+#include "contest/db.hpp"
+#include "contest/judge.hpp"
+#include "contest/run_one.hpp"
+#ifdef WORKBOOK_CONTEST_SERVE
+#include "contest/serve.hpp"
+#endif
+
+#include "workbook/errors.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace workbook::cli {
+
+namespace {
+
+struct ContestArgs {
+    std::string db = "contest.db";
+    std::string file, alias;
+    int interval = 60;
+    bool loop = false;
+    contest::JudgeOptions judge;
+    contest::RunOneOptions run_one;
+    std::string host = "127.0.0.1", token;
+    int port = 8080;
+    int time_limit_s = 120;
+};
+
+std::string read_source(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw Error(fmt::format("cannot read {}", path));
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string naive_baseline(const std::string& root) {
+    return "// contest: global = roundup(N, 16), roundup(N, 16)\n// contest: local = 16, 16\n" +
+           read_source(root + "/solutions/05_mmul_naive/mmul.cl");
+}
+
+int print_board(const contest::Database& db) {
+    const Style style = Style::for_fd(1);
+    const auto boards = db.board();
+    if (boards.empty()) fmt::print("No results yet.\n");
+    for (const auto& b : boards) {
+        fmt::print("{}\n", style.bold(b.device));
+        fmt::print("  {:>4}  {:<28} {:>10}  {:>10}  {}\n", "rank", "alias", "GFLOPS", "x naive", "when");
+        for (const auto& r : b.rows)
+            fmt::print("  {:>4}  {:<28} {:>10.2f}  {:>10}  {}\n", r.rank, r.alias.substr(0, 28), r.gflops,
+                       r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : "-", r.when);
+        fmt::print("\n");
+    }
+    const auto subs = db.submissions();
+    int rejected = 0;
+    for (const auto& s : subs) rejected += s.status == "rejected";
+    fmt::print("{} submission(s), {} rejected; `workbook contest status` lists them.\n", subs.size(), rejected);
+    return exit_ok;
+}
+
+}  // namespace
+
+std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
+    auto a = std::make_shared<ContestArgs>();
+    contest = app.add_subcommand("contest", "the matmul contest: submit kernels, judge them, show the board");
+    contest->add_option("--db", a->db, "the contest database")->capture_default_str();
+    contest->require_subcommand(1);
+    auto* submit = contest->add_subcommand("submit", "queue a kernel file for the judge");
+    submit->add_option("FILE", a->file, "the .cl file with mmul and its // contest: declaration")->required()
+        ->check(CLI::ExistingFile);
+    submit->add_option("--alias", a->alias, "the name on the board")->required();
+    submit->add_option("--interval", a->interval, "seconds between two submissions of one alias")->capture_default_str();
+    auto* judge = contest->add_subcommand("judge", "judge queued submissions on the device WORKBOOK_* chooses");
+    judge->add_flag("--loop", a->loop, "keep waiting for new submissions");
+    judge->add_option("--n", a->judge.ranking_n, "the ranking size N")->capture_default_str();
+    judge->add_option("--repeats", a->judge.repeats, "timed launches")->capture_default_str();
+    judge->add_option("--time-limit", a->time_limit_s, "seconds for the whole check of one submission")
+        ->capture_default_str();
+    auto* baseline = contest->add_subcommand("baseline", "queue the instructor's naive kernel (the x-naive column)");
+    auto* board = contest->add_subcommand("board", "the leaderboard per device");
+    auto* status = contest->add_subcommand("status", "every submission with its status and reason");
+    auto* run_one = contest->add_subcommand("run-one", "(internal) check and time one kernel; the judge runs it");
+    run_one->group("");  // hidden from --help
+    run_one->add_option("FILE", a->run_one.kernel_file)->required();
+    run_one->add_option("--verdict", a->run_one.verdict_file)->required();
+    run_one->add_option("--n", a->run_one.n);
+    run_one->add_option("--size", a->run_one.public_sizes);
+    run_one->add_option("--secret-sizes", a->run_one.secret_sizes);
+    run_one->add_option("--warmups", a->run_one.warmups);
+    run_one->add_option("--repeats", a->run_one.repeats);
+#ifdef WORKBOOK_CONTEST_SERVE
+    auto* serve = contest->add_subcommand("serve", "the leaderboard web page, its JSON API and the upload endpoint");
+    serve->add_option("--host", a->host, "address to listen on")->capture_default_str();
+    serve->add_option("--port", a->port, "port")->capture_default_str();
+    serve->add_option("--token", a->token, "the upload token students put in their requests")->required();
+    serve->add_option("--n", a->judge.ranking_n, "the judge's ranking size N")->capture_default_str();
+#endif
+
+    return [=]() -> int {
+        if (*run_one) return contest::run_one(a->run_one);
+        contest::Database db(a->db);
+        if (*submit) {
+            const std::string source = read_source(a->file);
+            contest::parse_declaration(source);  // a clear error now rather than a rejection later
+            const auto id = db.queue(a->alias, std::filesystem::path(a->file).filename().string(), source, a->interval);
+            fmt::print("queued submission {} for {}; `workbook contest judge` runs it\n", id, a->alias);
+            return exit_ok;
+        }
+        if (*baseline) {
+            const auto id = db.queue(contest::baseline_alias, "mmul.cl", naive_baseline(WORKBOOK_SOURCE_DIR), 0);
+            fmt::print("queued the naive baseline as submission {}\n", id);
+            return exit_ok;
+        }
+        if (*judge) {
+            a->judge.time_limit = std::chrono::seconds(a->time_limit_s);
+            db.requeue_running();
+            std::set<std::int64_t> reported;
+            for (const auto& sub : db.submissions())
+                if (sub.status == "done" || sub.status == "rejected") reported.insert(sub.id);
+            int judged = 0;
+            for (;;) {
+                if (contest::judge_next(db, a->judge)) {
+                    ++judged;
+                    for (const auto& sub : db.submissions())
+                        if ((sub.status == "done" || sub.status == "rejected") && reported.insert(sub.id).second)
+                            fmt::print("judged {} ({}): {}{}\n", sub.id, sub.alias, sub.status,
+                                       sub.reason.empty() ? "" : ": " + sub.reason);
+                    std::fflush(stdout);
+                    continue;
+                }
+                if (!a->loop) break;
+                std::this_thread::sleep_for(std::chrono::seconds(1));
+            }
+            fmt::print("{} submission(s) judged\n", judged);
+            return exit_ok;
+        }
+        if (*board) return print_board(db);
+        if (*status) {
+            for (const auto& s : db.submissions())
+                fmt::print("{:>4}  {:<24} {:<9} {}  {}\n", s.id, s.alias.substr(0, 24), s.status, s.submitted_at,
+                           s.reason);
+            return exit_ok;
+        }
+#ifdef WORKBOOK_CONTEST_SERVE
+        if (*serve) {
+            contest::ServeOptions so;
+            so.db = a->db;
+            so.host = a->host;
+            so.port = a->port;
+            so.token = a->token;
+            so.judge_options = a->judge;
+            return contest::serve(so);
+        }
+#endif
+        return exit_error;
+    };
+}
+
+}  // namespace workbook::cli

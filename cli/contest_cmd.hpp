@@ -1,0 +1,14 @@
+// `workbook contest ...`: submit, judge, board, baseline, serve (and run-one, the judge's child).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace workbook::cli {
+
+// Adds the `contest` subcommand and its verbs to `app`; the returned function runs the verb that
+// was chosen (call it when `contest` was parsed) and returns the exit status.
+std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest);
+
+}  // namespace workbook::cli

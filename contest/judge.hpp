@@ -1,0 +1,43 @@
+// The contest judge: verifies and times one submitted mmul kernel on the device.
+//
+// A submission is a .cl file holding `__kernel void mmul(const int N, __global const float* A,
+// __global const float* B, __global float* C, ...)` (the ladder's signature; any further
+// arguments are __local float buffers) and its launch, declared in comment lines:
+//   // contest: global = roundup(N, 16), roundup(N, 16)
+//   // contest: local = 16, 16
+//   // contest: local_floats = 256, 256          (one size, in floats, per __local argument)
+//   // contest: options = -cl-fast-relaxed-math  (build options; optional)
+// Sizes are integer expressions of N with + - * / % ( ) and roundup(x, m), cdiv(x, m).
+#pragma once
+
+#include "contest/db.hpp"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace workbook::contest {
+
+struct Declaration {
+    std::vector<std::string> global, local, local_floats;  // expressions
+    std::string options;
+};
+
+// Parses the declaration lines; throws workbook::Error naming the line and the problem.
+Declaration parse_declaration(const std::string& source);
+// Evaluates one size expression for N; throws workbook::Error on a bad expression.
+long evaluate(const std::string& expression, long n);
+
+struct JudgeOptions {
+    int ranking_n = 1024;                  // GFLOPS are measured at this size
+    std::vector<int> public_sizes = {1, 17, 100, 257};
+    int secret_sizes = 2;                  // drawn per run from [33, 400]
+    int warmups = 2, repeats = 7;
+    std::chrono::seconds time_limit{120};  // for the whole check of one submission
+};
+
+// Judges the oldest queued submission (in a child process with a time limit, on the device the
+// WORKBOOK_* variables choose) and records the run or the rejection. False when the queue is empty.
+bool judge_next(Database& db, const JudgeOptions& options);
+
+}  // namespace workbook::contest

@@ -1,0 +1,288 @@
+// The contest's projector page, served at / by serve.cpp: one self-contained document (no
+// external resources) that polls /api/board every 3 s and shows one board per device, in tabs.
+//
+// Aliases, device names and statuses come from students: the script puts them in the page with
+// textContent only, never as markup. serve.cpp replaces every @NONCE@ with the response's CSP
+// nonce, so only this <style> and this <script> may run.
+//
+// Query parameters: ?cycle=N switches to the next device's board every N seconds (unattended
+// projector); #device=NAME selects a board.
+#pragma once
+
+namespace workbook::contest {
+
+inline constexpr const char* page_html = R"PAGE(<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Matmul contest</title>
+<link rel="icon" href="data:,">
+<style nonce="@NONCE@">
+  :root {
+    --bg: #0e1320; --panel: #161d2e; --line: #26304a; --fg: #eef2fa; --muted: #93a0bd;
+    --gold: #ffd257; --silver: #d5dbe8; --bronze: #e3a06b; --accent: #5cc8ff; --flash: #2f9e52;
+  }
+  html { font-size: clamp(16px, 1.45vw, 34px); }
+  body {
+    margin: 0; background: var(--bg); color: var(--fg);
+    font-family: "DejaVu Sans", "Noto Sans", system-ui, sans-serif; line-height: 1.25;
+  }
+  header {
+    display: flex; align-items: baseline; justify-content: space-between; gap: 1rem;
+    padding: 1rem 2rem 0.6rem;
+  }
+  h1 { margin: 0; font-size: 2.6rem; letter-spacing: 0.02em; }
+  h1 .sub { color: var(--accent); font-weight: 400; }
+  #status { color: var(--muted); font-size: 1rem; white-space: nowrap; }
+  #status.stale { color: #ff7373; font-weight: 700; }
+  nav { display: flex; flex-wrap: wrap; gap: 0.4rem; padding: 0 2rem; }
+  nav button {
+    font: inherit; font-size: 1.1rem; padding: 0.45rem 1.1rem; cursor: pointer;
+    color: var(--muted); background: transparent; border: 2px solid var(--line);
+    border-bottom: none; border-radius: 0.6rem 0.6rem 0 0;
+    max-width: 30rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap;
+  }
+  nav button.active { color: var(--fg); background: var(--panel); border-color: var(--accent); }
+  main { padding: 0 2rem 1rem; }
+  .board { background: var(--panel); border-top: 3px solid var(--accent); }
+  .baseline-note { color: var(--muted); font-size: 1rem; padding: 0.5rem 1rem 0; }
+  table { width: 100%; border-collapse: collapse; font-size: 1.75rem; table-layout: fixed; }
+  col.rank { width: 4.5rem; } col.gflops { width: 11rem; } col.speedup { width: 10rem; }
+  col.when { width: 9rem; }
+  th {
+    text-align: left; color: var(--muted); font-size: 1rem; font-weight: 600;
+    text-transform: uppercase; letter-spacing: 0.06em; padding: 0.6rem 1rem;
+    border-bottom: 2px solid var(--line);
+  }
+  td { padding: 0.5rem 1rem; border-bottom: 1px solid var(--line); }
+  .num { text-align: right; font-variant-numeric: tabular-nums; }
+  td.alias { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  td.when { color: var(--muted); font-size: 1.2rem; white-space: nowrap; }
+  tr.r1 td.rank, tr.r1 td.alias, tr.r1 td.gflops { color: var(--gold); font-weight: 700; }
+  tr.r2 td.rank, tr.r2 td.alias { color: var(--silver); font-weight: 700; }
+  tr.r3 td.rank, tr.r3 td.alias { color: var(--bronze); font-weight: 700; }
+  tr.baseline td {
+    color: var(--muted); font-style: italic; font-weight: 400;
+    background: repeating-linear-gradient(135deg, #1b2336 0 12px, #1f283d 12px 24px);
+    border-top: 2px dashed #4a5675; border-bottom: 2px dashed #4a5675;
+  }
+  tr.baseline td.alias::before { content: "\2691  "; font-style: normal; }
+  @keyframes flash {
+    0% { background-color: var(--flash); color: #fff; }
+    100% { background-color: transparent; }
+  }
+  tr.flash td { animation: flash 2.6s ease-out; }
+  tr.flash td.alias::after { content: "  \25B2"; color: #7dff9e; font-style: normal; }
+  .empty { padding: 2rem 1rem; color: var(--muted); font-size: 1.6rem; text-align: center; }
+  footer {
+    display: flex; align-items: baseline; gap: 1rem; padding: 0.4rem 2rem 1rem;
+    color: var(--muted); font-size: 1rem;
+  }
+  footer > span { white-space: nowrap; }
+  footer ul { display: flex; flex-wrap: wrap; gap: 0.5rem 1.2rem; list-style: none; margin: 0; padding: 0; }
+  footer li { display: inline-flex; align-items: baseline; white-space: nowrap; }
+  footer li .who { max-width: 16rem; overflow: hidden; text-overflow: ellipsis; }
+  .badge { font-size: 0.8rem; padding: 0.05rem 0.45rem; border-radius: 0.4rem; margin-left: 0.35rem; }
+  .badge.queued { background: #3b4766; } .badge.running { background: #1f6fa8; }
+  .badge.done { background: #2a7a43; } .badge.rejected { background: #8e2f37; }
+</style>
+</head>
+<body>
+<header>
+  <h1>Matmul contest <span class="sub">leaderboard</span></h1>
+  <div id="status">connecting&hellip;</div>
+</header>
+<nav id="tabs" role="tablist"></nav>
+<main id="main"><div class="empty">Loading the board&hellip;</div></main>
+<footer><span>Latest submissions:</span><ul id="recent"></ul></footer>
+<script nonce="@NONCE@">
+'use strict';
+(function () {
+  const REFRESH_MS = 3000;
+  let boards = [];            // the last /api/board devices
+  let baselineAlias = '';
+  let selected = null;        // device name of the visible board
+  let previous = null;        // Map device -> Map alias -> gflops, from the refresh before
+  let changed = new Map();    // device -> Set of aliases new or improved at the last refresh
+  let refreshes = 0;
+
+  // Every piece of text from the server goes in through textContent.
+  function el(tag, className, text) {
+    const e = document.createElement(tag);
+    if (className) e.className = className;
+    if (text !== undefined) e.textContent = String(text);
+    return e;
+  }
+
+  function fmtGflops(x) { return Number(x).toFixed(1); }
+  function fmtSpeedup(x) { return x > 0 ? Number(x).toFixed(1) + '\u00d7' : '\u2014'; }
+  function fmtWhen(s) {
+    const d = new Date(String(s) + 'Z');   // the server's times are UTC without a zone
+    if (isNaN(d.getTime())) return String(s);
+    const today = new Date();
+    if (d.toDateString() === today.toDateString())
+      return d.toLocaleTimeString([], {hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false});
+    return d.toLocaleDateString([], {month: 'short', day: 'numeric'});
+  }
+
+  function readHash() {
+    const m = /^#device=(.*)$/.exec(location.hash);
+    if (!m) return null;
+    try { return decodeURIComponent(m[1]); } catch (e) { return null; }
+  }
+
+  function select(device) {
+    selected = device;
+    history.replaceState(null, '', '#device=' + encodeURIComponent(device));
+    render();
+  }
+
+  function renderTabs() {
+    const nav = document.getElementById('tabs');
+    const buttons = boards.map(function (b) {
+      const button = el('button', b.device === selected ? 'active' : '', b.device);
+      button.type = 'button';
+      button.setAttribute('role', 'tab');
+      button.setAttribute('aria-selected', b.device === selected ? 'true' : 'false');
+      button.title = b.device;
+      button.addEventListener('click', function () { select(b.device); });
+      return button;
+    });
+    nav.replaceChildren.apply(nav, buttons);
+  }
+
+  function renderBoard(board) {
+    const wrap = el('section', 'board');
+    wrap.setAttribute('aria-label', board.device);
+    if (board.baseline_gflops > 0)
+      wrap.appendChild(el('div', 'baseline-note',
+        'Baseline (naive kernel): ' + fmtGflops(board.baseline_gflops) + ' GFLOPS on ' + board.device));
+    const table = el('table');
+    table.id = 'board';
+    const cols = el('colgroup');
+    ['rank', 'alias', 'gflops', 'speedup', 'when'].forEach(function (c) { cols.appendChild(el('col', c)); });
+    table.appendChild(cols);
+    const head = el('thead');
+    const hr = el('tr');
+    [['#', 'num'], ['Alias', ''], ['GFLOPS', 'num'], ['\u00d7 baseline', 'num'], ['When', 'num']]
+      .forEach(function (h) { hr.appendChild(el('th', h[1], h[0])); });
+    head.appendChild(hr);
+    table.appendChild(head);
+    const body = el('tbody');
+    body.id = 'rows';
+    const fresh = changed.get(board.device) || new Set();
+    board.rows.forEach(function (r) {
+      const isBaseline = r.alias === baselineAlias;
+      const classes = [];
+      if (isBaseline) classes.push('baseline');
+      else if (r.rank <= 3) classes.push('r' + r.rank);
+      if (fresh.has(r.alias)) classes.push('flash');
+      const tr = el('tr', classes.join(' '));
+      tr.dataset.rank = String(r.rank);
+      tr.appendChild(el('td', 'rank num', r.rank));
+      const alias = el('td', 'alias', r.alias);
+      alias.title = r.alias;
+      tr.appendChild(alias);
+      tr.appendChild(el('td', 'gflops num', fmtGflops(r.gflops)));
+      tr.appendChild(el('td', 'speedup num', isBaseline ? '1.0\u00d7' : fmtSpeedup(r.speedup)));
+      tr.appendChild(el('td', 'when num', fmtWhen(r.when)));
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    wrap.appendChild(table);
+    return wrap;
+  }
+
+  function render() {
+    const main = document.getElementById('main');
+    if (boards.length === 0) {
+      document.getElementById('tabs').replaceChildren();
+      main.replaceChildren(el('div', 'empty', 'No results yet: the first kernels are being judged.'));
+      return;
+    }
+    if (!boards.some(function (b) { return b.device === selected; })) selected = boards[0].device;
+    renderTabs();
+    const board = boards.find(function (b) { return b.device === selected; });
+    main.replaceChildren(renderBoard(board));
+  }
+
+  // Rows that are new or faster than at the previous refresh flash once (not on the first load).
+  function diff(devices) {
+    const now = new Map();
+    changed = new Map();
+    devices.forEach(function (b) {
+      const m = new Map();
+      b.rows.forEach(function (r) { m.set(r.alias, r.gflops); });
+      now.set(b.device, m);
+      if (previous === null) return;
+      const before = previous.get(b.device) || new Map();
+      const set = new Set();
+      b.rows.forEach(function (r) {
+        if (!before.has(r.alias) || r.gflops > before.get(r.alias)) set.add(r.alias);
+      });
+      changed.set(b.device, set);
+    });
+    previous = now;
+  }
+
+  function setStatus(text, stale) {
+    const s = document.getElementById('status');
+    s.textContent = text;
+    s.className = stale ? 'stale' : '';
+  }
+
+  async function refreshBoard() {
+    const response = await fetch('/api/board', {cache: 'no-store'});
+    if (!response.ok) throw new Error('HTTP ' + response.status);
+    const data = await response.json();
+    boards = Array.isArray(data.devices) ? data.devices : [];
+    baselineAlias = typeof data.baseline_alias === 'string' ? data.baseline_alias : '';
+    diff(boards);
+    render();
+    const n = boards.length;
+    setStatus('updated ' + new Date().toLocaleTimeString([], {hour12: false}) + ' \u00b7 ' + n + (n === 1 ? ' device' : ' devices'), false);
+  }
+
+  async function refreshRecent() {
+    const response = await fetch('/api/submissions', {cache: 'no-store'});
+    if (!response.ok) return;
+    const data = await response.json();
+    const items = (Array.isArray(data.submissions) ? data.submissions : []).slice(0, 8).map(function (s) {
+      const li = el('li');
+      li.title = s.alias + ' (' + s.status + ')';
+      li.appendChild(el('span', 'who', s.alias));
+      li.appendChild(el('span', 'badge ' + String(s.status).replace(/[^a-z]/g, ''), s.status));
+      return li;
+    });
+    const ul = document.getElementById('recent');
+    ul.replaceChildren.apply(ul, items);
+  }
+
+  async function tick() {
+    try {
+      await refreshBoard();
+      if (refreshes++ % 2 === 0) await refreshRecent();
+    } catch (e) {
+      setStatus('connection lost \u2014 retrying', true);
+    }
+    setTimeout(tick, REFRESH_MS);
+  }
+
+  selected = readHash();
+  const cycle = Number(new URLSearchParams(location.search).get('cycle'));
+  if (cycle > 0) {
+    setInterval(function () {
+      if (boards.length < 2) return;
+      const i = boards.findIndex(function (b) { return b.device === selected; });
+      select(boards[(i + 1) % boards.length].device);
+    }, cycle * 1000);
+  }
+  tick();
+})();
+</script>
+</body>
+</html>
+)PAGE";
+
+}  // namespace workbook::contest

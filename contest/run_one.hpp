@@ -1,0 +1,21 @@
+// The judge's child process (`workbook contest run-one`): builds one submission, checks it at
+// the public sizes, at secret sizes drawn now and at the ranking size, then times it; writes
+// the verdict as key=value lines for judge_next(). Only our host code runs here; the student's
+// code is the kernel, on the device.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace workbook::contest {
+
+struct RunOneOptions {
+    std::string kernel_file, verdict_file;
+    int n = 1024;
+    std::vector<int> public_sizes;
+    int secret_sizes = 2, warmups = 2, repeats = 7;
+};
+
+int run_one(const RunOneOptions& options);
+
+}  // namespace workbook::contest

@@ -1,0 +1,392 @@
+// The contest's web server (see serve.hpp).
+//
+// Threads: the caller's thread runs the HTTP server (its handlers run on httplib's pool and share
+// one Database under a mutex), one thread waits for SIGINT/SIGTERM, and one runs the judge with a
+// Database of its own. Nothing in a request ever becomes a path: the uploaded file name is only
+// stored as text, sanitised.
+#include "serve.hpp"
+
+#include "contest/page.hpp"
+#include "workbook/errors.hpp"
+
+#include <fmt/format.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <mutex>
+#include <pthread.h>
+#include <random>
+#include <thread>
+
+namespace workbook::contest {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The upload's other fields (alias, file name, multipart boundaries) fit well within this.
+constexpr std::size_t form_overhead_bytes = 16 * 1024;
+constexpr std::size_t recent_submissions = 50;
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);  // the database's format (UTC)
+    return buf;
+}
+
+// Aliases and device names are whatever the database holds: invalid UTF-8 must not make the
+// board fail, so it is replaced rather than thrown on.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+void send_json(httplib::Response& res, const json& j, int status = 200) {
+    res.status = status;
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(dump(j), "application/json; charset=utf-8");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+    send_json(res, {{"error", message}}, status);
+}
+
+bool valid_utf8(const std::string& s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t extra = 0;
+        std::uint32_t cp = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            extra = 1, cp = c & 0x1f;
+        } else if ((c & 0xf0) == 0xe0) {
+            extra = 2, cp = c & 0x0f;
+        } else if ((c & 0xf8) == 0xf0) {
+            extra = 3, cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + extra >= s.size()) return false;  // truncated sequence
+        for (std::size_t k = 1; k <= extra; ++k) {
+            const auto d = static_cast<unsigned char>(s[i + k]);
+            if ((d & 0xc0) != 0x80) return false;
+            cp = (cp << 6) | (d & 0x3f);
+        }
+        static constexpr std::uint32_t min_cp[] = {0, 0x80, 0x800, 0x10000};
+        if (cp < min_cp[extra] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+// The rules Database::queue enforces, checked first so that a bad alias is told apart from the
+// rate limit (400 against 429); valid UTF-8 on top, since the alias ends up in JSON and HTML.
+std::string alias_problem(const std::string& alias) {
+    if (alias.empty() || alias.size() > 40) return "the alias must be 1 to 40 characters long";
+    for (unsigned char c : alias)
+        if (c < 0x20 || c == 0x7f) return "the alias may not contain control characters";
+    if (!valid_utf8(alias)) return "the alias must be valid UTF-8";
+    return {};
+}
+
+// The uploaded file's name, kept only as a label: its last path component, restricted to
+// [A-Za-z0-9._-], at most 64 characters, never starting with a dot.
+std::string sanitise_file_name(const std::string& name) {
+    const auto slash = name.find_last_of("/\\");
+    const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+    std::string out;
+    for (char c : base) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '_' || c == '-';
+        out += ok ? c : '_';
+        if (out.size() == 64) break;
+    }
+    while (!out.empty() && out.front() == '.') out.erase(out.begin());
+    return out.empty() ? "kernel.cl" : out;
+}
+
+// Compares without stopping at the first difference (the length is no secret).
+bool equal_constant_time(const std::string& a, const std::string& b) {
+    if (a.size() != b.size() || b.empty()) return false;
+    unsigned char diff = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+bool authorised(const httplib::Request& req, const std::string& token) {
+    const std::string header = req.get_header_value("Authorization");
+    constexpr std::string_view scheme = "bearer ";
+    if (header.size() <= scheme.size()) return false;
+    for (std::size_t i = 0; i < scheme.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(header[i])) != scheme[i]) return false;
+    return equal_constant_time(header.substr(scheme.size()), token);
+}
+
+std::string random_nonce() {
+    std::random_device rd;
+    std::string out;
+    for (int i = 0; i < 4; ++i) out += fmt::format("{:08x}", static_cast<std::uint32_t>(rd()));
+    return out;
+}
+
+// The page with its per-response nonce: the CSP below lets only the page's own <script> and
+// <style> run, so even markup that slipped into the DOM could not run a handler.
+std::string page_with_nonce(const std::string& nonce) {
+    std::string page = page_html;
+    const std::string placeholder = "@NONCE@";
+    for (auto at = page.find(placeholder); at != std::string::npos; at = page.find(placeholder, at + nonce.size()))
+        page.replace(at, placeholder.size(), nonce);
+    return page;
+}
+
+json board_json(const std::vector<DeviceBoard>& boards) {
+    json devices = json::array();
+    for (const auto& b : boards) {
+        json rows = json::array();
+        for (const auto& r : b.rows)
+            rows.push_back({{"rank", r.rank},
+                            {"alias", r.alias},
+                            {"gflops", r.gflops},
+                            {"speedup", r.speedup},
+                            {"when", r.when},
+                            {"submission_id", r.submission_id}});
+        devices.push_back({{"device", b.device}, {"baseline_gflops", b.baseline_gflops}, {"rows", std::move(rows)}});
+    }
+    return {{"devices", std::move(devices)}, {"generated_at", utc_now()}, {"baseline_alias", baseline_alias}};
+}
+
+// The signal mask serve() was called with: children forked from its threads (the judge's) get it
+// back rather than inheriting SIGINT and SIGTERM blocked.
+sigset_t caller_mask;
+
+void restore_caller_mask_in_child() { pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr); }
+
+void log_line(const std::string& line) {
+    static std::mutex m;
+    std::lock_guard lock(m);
+    std::fputs((utc_now() + "  " + line + "\n").c_str(), stdout);
+    std::fflush(stdout);
+}
+
+// Judges queued submissions until `stop`; sleeps a second when the queue is empty (longer after
+// repeated errors, so that a missing device does not flood the log).
+void judge_loop(const ServeOptions& options, const std::atomic<bool>& stop) {
+    auto nap = [&](int seconds) {
+        for (int i = 0; i < seconds * 10 && !stop; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    };
+    try {
+        Database db(options.db);
+        db.requeue_running();
+        int errors = 0;
+        while (!stop) {
+            bool judged = false;
+            try {
+                judged = judge_next(db, options.judge_options);
+                errors = 0;
+            } catch (const std::exception& e) {
+                ++errors;
+                log_line(fmt::format("judge: error: {}", e.what()));
+            }
+            if (!judged) nap(errors == 0 ? 1 : std::min(30, 1 << std::min(errors, 5)));
+        }
+    } catch (const std::exception& e) {
+        log_line(fmt::format("judge: stopped: {}", e.what()));
+    }
+}
+
+}  // namespace
+
+int serve(const ServeOptions& options) {
+    if (options.token.empty())
+        throw Error("contest serve: no upload token given; the server will not start without one (uploads must send "
+                    "\"Authorization: Bearer <token>\")");
+    if (options.port < 0 || options.port > 65535)
+        throw Error(fmt::format("contest serve: port {} is not between 0 and 65535", options.port));
+    if (options.max_upload_bytes == 0) throw Error("contest serve: the upload limit must be positive");
+
+    Database web_db(options.db);  // shared by the HTTP handlers, one at a time
+    std::mutex web_db_mutex;
+
+    httplib::Server server;
+    server.new_task_queue = [] { return new httplib::ThreadPool(32); };
+    // A browser keeps its connection (and so a pool thread) while it polls: let idle ones go soon.
+    server.set_keep_alive_timeout(1);
+    server.set_read_timeout(10);
+    server.set_write_timeout(10);
+    // The hard limit, past which httplib answers 413 without reading the body; uploads between the
+    // two limits get a 413 with a message from the handler.
+    server.set_payload_max_length(2 * options.max_upload_bytes + form_overhead_bytes);
+    server.set_default_headers({{"X-Content-Type-Options", "nosniff"},
+                                {"Referrer-Policy", "no-referrer"},
+                                {"X-Frame-Options", "DENY"}});
+
+    server.Get("/", [](const httplib::Request&, httplib::Response& res) {
+        const std::string nonce = random_nonce();
+        res.set_header("Content-Security-Policy",
+                       fmt::format("default-src 'none'; script-src 'nonce-{0}'; style-src 'nonce-{0}'; "
+                                   "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; "
+                                   "frame-ancestors 'none'",
+                                   nonce));
+        res.set_header("Cache-Control", "no-store");
+        res.set_content(page_with_nonce(nonce), "text/html; charset=utf-8");
+    });
+
+    server.Get("/api/board", [&](const httplib::Request&, httplib::Response& res) {
+        std::vector<DeviceBoard> boards;
+        {
+            std::lock_guard lock(web_db_mutex);
+            boards = web_db.board();
+        }
+        send_json(res, board_json(boards));
+    });
+
+    server.Get("/api/submissions", [&](const httplib::Request&, httplib::Response& res) {
+        std::vector<Submission> subs;
+        {
+            std::lock_guard lock(web_db_mutex);
+            subs = web_db.submissions();
+        }
+        json list = json::array();
+        for (std::size_t i = 0; i < subs.size() && i < recent_submissions; ++i)
+            list.push_back({{"id", subs[i].id},
+                            {"alias", subs[i].alias},
+                            {"status", subs[i].status},
+                            {"reason", subs[i].reason},
+                            {"submitted_at", subs[i].submitted_at}});
+        send_json(res, {{"submissions", std::move(list)}});
+    });
+
+    server.Post("/api/submit", [&](const httplib::Request& req, httplib::Response& res) {
+        if (!authorised(req, options.token)) {
+            res.set_header("WWW-Authenticate", "Bearer");
+            return send_error(res, 401, "missing or wrong upload token (Authorization: Bearer <token>)");
+        }
+        if (req.body.size() > options.max_upload_bytes + form_overhead_bytes)
+            return send_error(res, 413, fmt::format("the upload is larger than {} bytes", options.max_upload_bytes));
+        if (!req.is_multipart_form_data() || !req.has_file("alias") || !req.has_file("kernel"))
+            return send_error(res, 400, "send a multipart form with the fields \"alias\" and \"kernel\" (the .cl file)");
+        const auto alias = req.get_file_value("alias").content;
+        const auto kernel = req.get_file_value("kernel");
+        if (kernel.content.size() > options.max_upload_bytes)
+            return send_error(res, 413,
+                              fmt::format("the kernel file is {} bytes; the limit is {} bytes", kernel.content.size(),
+                                          options.max_upload_bytes));
+        if (kernel.content.empty()) return send_error(res, 400, "the kernel file is empty");
+        if (kernel.content.find('\0') != std::string::npos)
+            return send_error(res, 400, "the kernel file must be OpenCL C source text");
+        if (const auto problem = alias_problem(alias); !problem.empty()) return send_error(res, 400, problem);
+        if (alias == baseline_alias) return send_error(res, 400, "that alias is reserved for the baseline");
+        const std::string file_name = sanitise_file_name(kernel.filename);
+        std::int64_t id = 0;
+        try {
+            std::lock_guard lock(web_db_mutex);
+            id = web_db.queue(alias, file_name, kernel.content, options.min_interval_s);
+        } catch (const Error& e) {  // the alias was checked above: this is the rate limit
+            return send_error(res, 429, e.what());
+        }
+        log_line(fmt::format("queued submission {} ({} bytes, {}) from {}", id, kernel.content.size(), file_name,
+                             req.remote_addr));
+        send_json(res, {{"id", id}, {"status", "queued"}});
+    });
+
+    server.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "unknown error";
+        try {
+            std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+            what = e.what();
+        } catch (...) {
+        }
+        log_line(fmt::format("error in {} {}: {}", req.method, req.path, what));
+        send_error(res, 500, "internal error");
+    });
+    // Errors httplib answers itself (404, 413 past the hard limit, malformed requests) get a JSON
+    // body too; the handlers' own errors already have one.
+    server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+        if (res.body.empty()) {
+            const char* what = res.status == 404   ? "not found"
+                               : res.status == 413 ? "the upload is too large"
+                                                   : "bad request";
+            send_error(res, res.status, what);
+        }
+    });
+
+    // Signals: blocked in every thread started from here on, and taken by one thread with
+    // sigtimedwait, which can then stop the server safely (a signal handler could not).
+    sigset_t signals, previous;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, &previous);
+    caller_mask = previous;
+    static std::once_flag at_fork;
+    std::call_once(at_fork, [] { pthread_atfork(nullptr, nullptr, restore_caller_mask_in_child); });
+    struct RestoreMask {
+        sigset_t mask;
+        ~RestoreMask() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
+    } restore{previous};
+
+    int port = options.port;
+    if (port == 0) {
+        port = server.bind_to_any_port(options.host);
+        if (port < 0) port = 0;
+    } else if (!server.bind_to_port(options.host, port)) {
+        port = 0;
+    }
+    if (port == 0)
+        throw Error(fmt::format("contest serve: cannot listen on {}:{} (address in use, or not an address of this "
+                                "machine?)",
+                                options.host, options.port));
+
+    std::atomic<bool> stopping{false}, finished{false};
+    std::thread signal_thread([&] {
+        int received = 0;
+        const timespec tick{0, 200'000'000};
+        while (!finished) {
+            siginfo_t info;
+            const int sig = sigtimedwait(&signals, &info, &tick);
+            if (sig > 0) {
+                if (++received == 1) {
+                    log_line(fmt::format("{}: stopping the server{}", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                                         options.judge ? " (the judge finishes the submission in progress; signal "
+                                                         "again to exit at once)"
+                                                       : ""));
+                    stopping = true;
+                } else {
+                    log_line("exiting now (the submission in progress goes back to the queue at the next start)");
+                    std::fflush(stdout);
+                    std::_Exit(128 + sig);
+                }
+            }
+            // Repeated, in case the signal came before the server had started listening.
+            if (stopping && server.is_running()) server.stop();
+        }
+    });
+
+    std::thread judge_thread;
+    if (options.judge) judge_thread = std::thread([&] { judge_loop(options, stopping); });
+
+    const bool bracket = options.host.find(':') != std::string::npos;
+    log_line(fmt::format("contest board: http://{}{}{}:{}/  (uploads: POST /api/submit; Ctrl-C stops){}",
+                         bracket ? "[" : "", options.host, bracket ? "]" : "", port,
+                         options.host == "0.0.0.0" || options.host == "::" ? "  [all interfaces: use this machine's "
+                                                                              "address]"
+                                                                            : ""));
+    bool ok = true;
+    if (!stopping) ok = server.listen_after_bind();
+    stopping = true;
+    if (judge_thread.joinable()) judge_thread.join();
+    finished = true;
+    signal_thread.join();
+    log_line("server stopped");
+    return ok ? 0 : 1;
+}
+
+}  // namespace workbook::contest

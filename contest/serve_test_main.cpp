@@ -1,0 +1,109 @@
+// contest_serve_test: the helper of tests/contest/web_chromium.sh (no OpenCL, no judge).
+//
+//   contest_serve_test serve DB PORT TOKEN              serve DB with the judge off (PORT 0: any)
+//   contest_serve_test record DB ALIAS GFLOPS [DEVICE]  queue a submission and record a run for it
+//   contest_serve_test post PORT TOKEN ALIAS FILE       upload FILE to /api/submit (TOKEN -: none)
+//   contest_serve_test get PORT PATH                    GET a path
+//   contest_serve_test file-name DB ID                  the file name stored for submission ID
+//
+// post and get print the HTTP status on the first line and the body after it; they exit 0 when
+// an answer came back, whatever its status.
+#include "contest/db.hpp"
+#include "contest/serve.hpp"
+
+#include <httplib.h>
+
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using namespace workbook::contest;
+
+int usage() {
+    std::cerr << "usage: contest_serve_test serve DB PORT TOKEN\n"
+                 "       contest_serve_test record DB ALIAS GFLOPS [DEVICE]\n"
+                 "       contest_serve_test post PORT TOKEN ALIAS FILE\n"
+                 "       contest_serve_test get PORT PATH\n"
+                 "       contest_serve_test file-name DB ID\n";
+    return 2;
+}
+
+int print_result(const httplib::Result& result) {
+    if (!result) {
+        std::cerr << "no answer: " << httplib::to_string(result.error()) << "\n";
+        return 1;
+    }
+    std::cout << result->status << "\n" << result->body << "\n";
+    return 0;
+}
+
+int run(int argc, char** argv) {
+    const std::string command = argc > 1 ? argv[1] : "";
+    if (command == "serve" && argc == 5) {
+        ServeOptions options;
+        options.db = argv[2];
+        options.port = std::stoi(argv[3]);
+        options.token = argv[4];
+        options.judge = false;
+        return serve(options);
+    }
+    if (command == "record" && (argc == 5 || argc == 6)) {
+        Database db(argv[2]);
+        const std::int64_t id = db.queue(argv[3], "kernel.cl", "// recorded by contest_serve_test\n", 0);
+        Run run;
+        run.device = argc == 6 ? argv[5] : "Test Device";
+        run.driver = "1.0";
+        run.n = 1024;
+        run.gflops = std::stod(argv[4]);
+        run.median_s = run.min_s = run.max_s = 2.0 * run.n * run.n * run.n / (run.gflops * 1e9);
+        run.repeats = 7;
+        run.sizes = "1,17,100,257,1024";
+        run.kernel_hash = "test";
+        db.record(id, run);
+        std::cout << id << "\n";
+        return 0;
+    }
+    if (command == "post" && argc == 6) {
+        std::ifstream in(argv[5], std::ios::binary);
+        if (!in) throw std::runtime_error(std::string("cannot read ") + argv[5]);
+        std::stringstream content;
+        content << in.rdbuf();
+        httplib::Client client("127.0.0.1", std::stoi(argv[2]));
+        client.set_read_timeout(10);
+        httplib::Headers headers;
+        if (std::string(argv[3]) != "-") headers.emplace("Authorization", std::string("Bearer ") + argv[3]);
+        const httplib::MultipartFormDataItems items = {
+            {"alias", argv[4], "", ""},
+            {"kernel", content.str(), "../../etc/my kernel.cl", "text/plain"},
+        };
+        return print_result(client.Post("/api/submit", headers, items));
+    }
+    if (command == "get" && argc == 4) {
+        httplib::Client client("127.0.0.1", std::stoi(argv[2]));
+        client.set_read_timeout(10);
+        return print_result(client.Get(argv[3]));
+    }
+    if (command == "file-name" && argc == 4) {
+        const auto sub = Database(argv[2]).submission(std::stoll(argv[3]));
+        if (!sub) throw std::runtime_error("no such submission");
+        std::cout << sub->file_name << "\n";
+        return 0;
+    }
+    return usage();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "contest_serve_test: " << e.what() << "\n";
+        return 2;
+    }
+}

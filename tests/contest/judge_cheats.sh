@@ -1,0 +1,80 @@
+#!/bin/bash
+# End-to-end test of the contest judge on the default device: a correct tiled kernel is ranked
+# above the naive baseline's row, and each cheat or mistake is rejected with its reason.
+#   judge_cheats.sh WORKBOOK SCRATCH
+set -euo pipefail
+wb=$1 work=$2
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# A correct kernel; the cheats below are made from it.
+cat > good.cl <<'CL'
+// contest: global = roundup(N, 16), roundup(N, 16)
+// contest: local = 16, 16
+// contest: local_floats = 256, 256
+#define TS 16
+__kernel void mmul(const int N, __global const float* A, __global const float* B, __global float* C,
+                   __local float* Aw, __local float* Bw) {
+    const int col = get_global_id(0), row = get_global_id(1);
+    const int lc = get_local_id(0), lr = get_local_id(1);
+    float sum = 0.0f;
+    for (int t = 0; t < (N + TS - 1) / TS; t++) {
+        const int ac = t * TS + lc, br = t * TS + lr;
+        Aw[lr * TS + lc] = (row < N && ac < N) ? A[row * N + ac] : 0.0f;
+        Bw[lr * TS + lc] = (br < N && col < N) ? B[br * N + col] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TS; k++) sum += Aw[lr * TS + k] * Bw[k * TS + lc];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (row < N && col < N) C[row * N + col] = sum; // STORE
+}
+CL
+variant() { sed "$2" good.cl > "$1.cl"; }
+variant zero 's|C\[row \* N + col\] = sum; // STORE|C[row * N + col] = 0.0f;|'
+variant public_only 's|C\[row \* N + col\] = sum; // STORE|C[row * N + col] = (N == 1 \|\| N == 17 \|\| N == 100 \|\| N == 257) ? sum : 0.0f;|'
+variant past_c 's|if (row < N \&\& col < N) C\[row \* N + col\] = sum; // STORE|if (row < N) C[row * N + col] = sum;|'
+variant hangs 's|for (int k = 0; k < TS; k++) sum|for (int k = 0; k < TS; k += (N > 0 ? 0 : 1)) sum|'
+variant no_compile 's|float sum = 0.0f;|float sum = undeclared;|'
+variant no_local 's|^// contest: local = 16, 16$||'
+variant bad_expression 's|^// contest: global = roundup(N, 16), roundup(N, 16)|// contest: global = roundup(N, 16) + M, roundup(N, 16)|'
+variant wrong_locals 's|^// contest: local_floats = 256, 256|// contest: local_floats = 256|'
+
+"$wb" contest --db c.db baseline > /dev/null
+"$wb" contest --db c.db submit good.cl --alias ada > /dev/null
+for v in zero public_only past_c hangs no_compile; do
+    "$wb" contest --db c.db submit "$v.cl" --alias "$v" > /dev/null
+done
+# Declarations that do not parse are refused at submission, before anything runs.
+for v in no_local bad_expression; do
+    if out=$("$wb" contest --db c.db submit "$v.cl" --alias "$v" 2>&1); then fail "$v was accepted: $out"; fi
+    echo "ok: $v refused at submission: $(echo "$out" | tail -1)"
+done
+"$wb" contest --db c.db submit wrong_locals.cl --alias wrong_locals > /dev/null
+if "$wb" contest --db c.db submit good.cl --alias ada > /dev/null 2>&1; then fail "the rate limit let ada submit twice"; fi
+echo "ok: rate limit"
+
+"$wb" contest --db c.db judge --n 256 --repeats 3 --time-limit 30
+"$wb" contest --db c.db status > status.txt
+cat status.txt
+expect_status() {
+    grep -E "^ +[0-9]+  $1 +$2 .*$3" status.txt > /dev/null || fail "$1: expected $2 with \"$3\""
+    echo "ok: $1 $2 ($3)"
+}
+expect_status ada done ""
+expect_status zero rejected "wrong at N = 1"
+expect_status public_only rejected "wrong at N = "
+expect_status past_c rejected "wrote past the end of C"
+expect_status hangs rejected "too slow or hung"
+expect_status no_compile rejected "does not compile"
+expect_status wrong_locals rejected "mmul takes 6 arguments"
+"$wb" contest --db c.db board > board.txt
+cat board.txt
+grep -E "^ +[12]  ada " board.txt > /dev/null || fail "ada is not on the board"
+grep -E "^ +[12]  \(baseline: naive kernel\) .* 1\.00x" board.txt > /dev/null || fail "the baseline row is missing"
+# Ranked by GFLOPS, fastest first (which of the two is faster at N = 256 on a CPU is noise).
+awk '/^ +[0-9]+  / { g = $(NF-2); if (prev != "" && g > prev) exit 1; prev = g }' board.txt ||
+    fail "the board is not in GFLOPS order"
+for v in zero public_only past_c hangs no_compile wrong_locals; do
+    grep -q " $v " board.txt && fail "$v reached the board"
+done
+echo "PASS: judge"

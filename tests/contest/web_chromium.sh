@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# End-to-end test of the contest's web server: a real server on a scratch database, the page
+# rendered by headless Chromium (the board, a hostile alias shown as text, a new leader), and
+# the upload endpoint (401, 413, 400, 429, 200). Prints ok/FAIL lines; exits 1 on any failure,
+# 77 (skipped) where Chromium is not installed.
+#
+#   bash tests/contest/web_chromium.sh <contest_serve_test> <scratch dir>
+set -u
+
+helper=${1:?usage: web_chromium.sh CONTEST_SERVE_TEST SCRATCH_DIR}
+scratch=${2:?usage: web_chromium.sh CONTEST_SERVE_TEST SCRATCH_DIR}
+
+browser=""
+for candidate in chromium chromium-browser google-chrome; do
+    if command -v "$candidate" >/dev/null 2>&1; then browser=$candidate; break; fi
+done
+if [[ -z $browser ]]; then
+    echo "SKIP: headless Chromium not found (apt-get install chromium)"
+    exit 77
+fi
+
+rm -rf "$scratch"
+mkdir -p "$scratch"
+db=$scratch/contest.db
+token="token-$$-$RANDOM"
+failures=0
+
+ok() { echo "ok   $*"; }
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+# check DESCRIPTION COMMAND...: ok when the command succeeds.
+check() {
+    local what=$1
+    shift
+    if "$@"; then ok "$what"; else fail "$what"; fi
+}
+contains() { grep -qF -- "$2" "$1"; }
+lacks() { ! grep -qF -- "$2" "$1"; }
+
+server_pid=""
+cleanup() {
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then kill "$server_pid" 2>/dev/null; fi
+}
+trap cleanup EXIT
+
+# --- the board's data -------------------------------------------------------------------------
+baseline='(baseline: naive kernel)'  # contest::baseline_alias
+# Hostile aliases, within the database's 40 characters (an empty src fires onerror too).
+hostile="<img src onerror=document.title='pwned'>"
+hostile2="<script>document.title='pwned'</script>"
+"$helper" record "$db" "$baseline" 10.0 >/dev/null &&
+    "$helper" record "$db" alice 123.4 >/dev/null &&
+    "$helper" record "$db" "$hostile" 55.5 >/dev/null &&
+    "$helper" record "$db" "$hostile2" 33.3 >/dev/null ||
+    { echo "FAIL recording the first runs"; exit 1; }
+
+# --- the server (port 0: the system picks a free one; the server prints its URL) ---------------
+"$helper" serve "$db" 0 "$token" >"$scratch/server.log" 2>&1 &
+server_pid=$!
+url=""
+for _ in $(seq 1 100); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$scratch/server.log" | head -n 1)
+    [[ -n $url ]] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+done
+if [[ -z $url ]]; then
+    echo "FAIL the server did not start:"
+    cat "$scratch/server.log"
+    exit 1
+fi
+port=${url#http://127.0.0.1:}
+port=${port%/}
+answers=no
+for _ in $(seq 1 50); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then answers=yes; break; fi
+    sleep 0.1
+done
+check "the server answers at $url" test "$answers" = yes
+
+# --- the page, rendered -----------------------------------------------------------------------
+browse() {  # browse OUT.html: the DOM after 5 s of (virtual) time
+    timeout 40 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$scratch/profile" \
+        --virtual-time-budget=5000 --dump-dom "$url" >"$1" 2>>"$scratch/chromium.log"
+}
+# The board's rows, one a line ("" when there is no table).
+rows() { sed -n 's/.*<tbody id="rows">\(.*\)<\/tbody>.*/\1/p' "$1" | sed 's#</tr>#</tr>\n#g' | grep '<tr'; }
+
+browse "$scratch/dom1.html"
+rows "$scratch/dom1.html" >"$scratch/rows1.txt"
+check "the page has a board with 4 rows" test "$(wc -l <"$scratch/rows1.txt")" -eq 4
+check "alice is on the board with 123.4 GFLOPS" \
+    grep -qE '<td class="alias"[^>]*>alice</td><td class="gflops num">123\.4</td>' "$scratch/rows1.txt"
+check "alice's speedup over the 10 GFLOPS baseline is 12.3x" grep -qE '>alice</td>.*>12\.3×</td>' "$scratch/rows1.txt"
+check "the baseline row is marked as such" grep -qE '<tr class="baseline"[^>]*>.*\(baseline: naive kernel\)' \
+    "$scratch/rows1.txt"
+check "the hostile aliases are shown as text" \
+    bash -c 'grep -qF ">&lt;img src onerror=document.title='"'pwned'"'&gt;</td>" "$1" &&
+             grep -qF ">&lt;script&gt;document.title='"'pwned'"'&lt;/script&gt;</td>" "$1"' _ "$scratch/rows1.txt"
+check "no <img> element is in the DOM" lacks "$scratch/dom1.html" "<img"
+check "no alias became a <script> element" lacks "$scratch/dom1.html" "<script>document"
+check "the title is untouched" contains "$scratch/dom1.html" "<title>Matmul contest</title>"
+check "the title is not 'pwned'" lacks "$scratch/dom1.html" "<title>pwned"
+
+"$helper" record "$db" bob 999.9 >/dev/null || fail "recording bob's run"
+browse "$scratch/dom2.html"
+rows "$scratch/dom2.html" >"$scratch/rows2.txt"
+check "bob, the new submission, is ranked first" \
+    grep -qE '^<tr class="r1" data-rank="1"><td class="rank num">1</td><td class="alias"[^>]*>bob</td><td class="gflops num">999\.9</td>' \
+    <(head -n 1 "$scratch/rows2.txt")
+check "alice moved to second" grep -qE '^<tr class="r2" data-rank="2">.*>alice</td>' <(sed -n 2p "$scratch/rows2.txt")
+
+timeout 40 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$scratch/profile" \
+    --virtual-time-budget=5000 --window-size=1280,800 --screenshot="$scratch/board.png" "$url" \
+    >/dev/null 2>>"$scratch/chromium.log"
+check "a screenshot was saved ($scratch/board.png)" test -s "$scratch/board.png"
+
+# --- the API ------------------------------------------------------------------------------------
+# http OUT COMMAND...: runs the helper; the status goes to OUT.status, the body to OUT.
+http() {
+    local out=$1
+    shift
+    "$helper" "$@" >"$out.raw" 2>&1
+    head -n 1 "$out.raw" >"$out.status"
+    tail -n +2 "$out.raw" >"$out"
+}
+status_is() { [[ $(cat "$1.status") == "$2" ]]; }
+
+printf '// contest: global = N, N\n__kernel void mmul(const int N, __global const float* A,\n    __global const float* B, __global float* C) { /* SECRET-SOURCE-MARKER */ }\n' \
+    >"$scratch/small.cl"
+head -c $((100 * 1024)) /dev/zero | tr '\0' 'x' >"$scratch/big.cl"
+
+http "$scratch/board.json" get "$port" /api/board
+check "GET /api/board is JSON with the devices" \
+    bash -c '[[ $(cat "$1.status") == 200 ]] && grep -q "\"devices\":\[{\"baseline_gflops\":10.0" "$1" && grep -q "\"generated_at\"" "$1"' \
+    _ "$scratch/board.json"
+
+http "$scratch/r401" post "$port" - carol "$scratch/small.cl"
+check "POST /api/submit without a token: 401" status_is "$scratch/r401" 401
+http "$scratch/r401b" post "$port" "wrong-$token" carol "$scratch/small.cl"
+check "POST /api/submit with a wrong token: 401" status_is "$scratch/r401b" 401
+http "$scratch/r413" post "$port" "$token" carol "$scratch/big.cl"
+check "POST /api/submit with a 100 KiB kernel: 413" status_is "$scratch/r413" 413
+http "$scratch/r400" post "$port" "$token" "$(printf 'x%.0s' $(seq 1 41))" "$scratch/small.cl"
+check "POST /api/submit with a 41-character alias: 400" status_is "$scratch/r400" 400
+http "$scratch/r200" post "$port" "$token" carol "$scratch/small.cl"
+check "POST /api/submit with the token and a small kernel: 200 queued" \
+    bash -c '[[ $(cat "$1.status") == 200 ]] && grep -qE "^\{\"id\":[0-9]+,\"status\":\"queued\"\}$" "$1"' _ "$scratch/r200"
+id=$(grep -oE '"id":[0-9]+' "$scratch/r200" | grep -oE '[0-9]+')
+check "the uploaded file name is stored sanitised" test "$("$helper" file-name "$db" "${id:-0}")" = my_kernel.cl
+http "$scratch/r429" post "$port" "$token" carol "$scratch/small.cl"
+check "a second upload from carol at once: 429 with the reason" \
+    bash -c '[[ $(cat "$1.status") == 429 ]] && grep -q "submitted less than 60 s ago" "$1"' _ "$scratch/r429"
+
+http "$scratch/subs.json" get "$port" /api/submissions
+check "GET /api/submissions lists carol's queued submission" \
+    grep -qE "\{\"alias\":\"carol\",\"id\":${id:-x},\"reason\":\"\",\"status\":\"queued\",\"submitted_at\":\"[0-9T:-]+\"\}" \
+    "$scratch/subs.json"
+check "GET /api/submissions does not give out the source" lacks "$scratch/subs.json" SECRET-SOURCE-MARKER
+http "$scratch/r404" get "$port" /../../etc/passwd
+check "paths outside the API: 404" bash -c '[[ $(cat "$1.status") == 404 ]] && ! grep -q "root:" "$1"' _ "$scratch/r404"
+
+# --- stopping ------------------------------------------------------------------------------------
+kill -TERM "$server_pid"
+wait "$server_pid"
+rc=$?
+server_pid=""
+check "SIGTERM stops the server cleanly (exit 0, \"server stopped\")" \
+    bash -c '[[ $1 == 0 ]] && grep -q "server stopped" "$2"' _ "$rc" "$scratch/server.log"
+
+if ((failures > 0)); then
+    echo "$failures check(s) FAILED; the server's log is $scratch/server.log, the DOMs $scratch/dom*.html"
+    exit 1
+fi
+echo "all checks passed"
