@@ -13,6 +13,7 @@
 #include "workbook/errors.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -35,7 +36,27 @@ struct ContestArgs {
     std::string host = "127.0.0.1", token;
     int port = 8080;
     int time_limit_s = 120;
+    std::string gradescope;
 };
+
+// Gradescope's results.json for one contest submission: full score when it is valid, and its
+// GFLOPS in the leaderboard array (higher is better).
+void write_gradescope(const contest::Database& db, const std::string& file) {
+    const auto subs = db.submissions();
+    if (subs.empty()) throw Error("no submission to report");
+    const auto& s = subs.front();
+    double gflops = 0;
+    for (const auto& b : db.board())
+        for (const auto& r : b.rows)
+            if (r.submission_id == s.id) gflops = r.gflops;
+    const bool ok = s.status == "done";
+    std::ofstream out(file);
+    out << nlohmann::json{{"score", ok ? 1.0 : 0.0},
+                          {"max_score", 1.0},
+                          {"output", ok ? fmt::format("valid: {:.2f} GFLOPS", gflops) : "rejected: " + s.reason},
+                          {"leaderboard", nlohmann::json::array({{{"name", "GFLOPS"}, {"value", gflops}, {"order", "desc"}}})}}
+               .dump(2);
+}
 
 std::string read_source(const std::string& path) {
     std::ifstream in(path);
@@ -85,6 +106,8 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     judge->add_flag("--loop", a->loop, "keep waiting for new submissions");
     judge->add_option("--n", a->judge.ranking_n, "the ranking size N")->capture_default_str();
     judge->add_option("--repeats", a->judge.repeats, "timed launches")->capture_default_str();
+    judge->add_option("--gradescope", a->gradescope,
+                      "write Gradescope's results.json (score and GFLOPS leaderboard) for the last judged submission");
     judge->add_option("--time-limit", a->time_limit_s, "seconds for the whole check of one submission")
         ->capture_default_str();
     auto* baseline = contest->add_subcommand("baseline", "queue the instructor's naive kernel (the x-naive column)");
@@ -143,6 +166,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                 std::this_thread::sleep_for(std::chrono::seconds(1));
             }
             fmt::print("{} submission(s) judged\n", judged);
+            if (!a->gradescope.empty()) write_gradescope(db, a->gradescope);
             return exit_ok;
         }
         if (*board) return print_board(db);

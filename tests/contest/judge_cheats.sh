@@ -77,4 +77,10 @@ awk '/^ +[0-9]+  / { g = $(NF-2); if (prev != "" && g > prev) exit 1; prev = g }
 for v in zero public_only past_c hangs no_compile wrong_locals; do
     grep -q " $v " board.txt && fail "$v reached the board"
 done
+# Gradescope's leaderboard entry for a contest submission.
+"$wb" contest --db gs.db submit good.cl --alias gs > /dev/null
+"$wb" contest --db gs.db judge --n 128 --repeats 3 --gradescope results.json > /dev/null
+grep -q '"name": "GFLOPS"' results.json && grep -q '"order": "desc"' results.json && grep -q '"score": 1.0' results.json ||
+    fail "Gradescope results: $(cat results.json)"
+echo "ok: Gradescope leaderboard entry"
 echo "PASS: judge"
