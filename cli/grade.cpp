@@ -9,6 +9,7 @@
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -599,21 +600,6 @@ private:
     std::uint64_t seed_ = 0;
     std::string nonce_;
 };
-
-std::string html_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;

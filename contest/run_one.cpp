@@ -28,12 +28,7 @@ namespace {
 
 constexpr std::size_t guard = 1024;  // elements after C that must stay untouched
 
-struct Geometry {
-    cl::NDRange global, local;
-    std::vector<std::size_t> local_floats;
-};
-
-Geometry geometry(const Declaration& d, int n) {
+matmul::Launch geometry(const Declaration& d, int n) {
     auto range = [&](const std::vector<std::string>& e, const char* what) {
         std::vector<std::size_t> v;
         for (const auto& x : e) {
@@ -45,7 +40,7 @@ Geometry geometry(const Declaration& d, int n) {
         if (v.size() == 2) return cl::NDRange(v[0], v[1]);
         return cl::NDRange(v[0], v[1], v[2]);
     };
-    Geometry g{range(d.global, "global"), range(d.local, "local"), {}};
+    matmul::Launch g{range(d.global, "global"), range(d.local, "local"), {}};
     for (const auto& x : d.local_floats) {
         const long value = evaluate(x, n);
         if (value <= 0) throw Error(fmt::format("local_floats \"{}\" is {} for N = {}", x, value, n));
@@ -69,17 +64,9 @@ public:
     // Launches for size n with inputs a, b; returns C (the guard band checked) and the event.
     std::vector<float> run(int n, const cl::Buffer& a, const cl::Buffer& b, cl::Buffer& c, double* seconds) {
         const std::size_t elems = static_cast<std::size_t>(n) * n;
-        const Geometry g = geometry(d_, n);
         q_.enqueueFillBuffer(c, std::numeric_limits<float>::quiet_NaN(), 0, elems * sizeof(float));
         q_.enqueueFillBuffer(c, guard_value, elems * sizeof(float), guard * sizeof(float));
-        k_.setArg(0, n);
-        k_.setArg(1, a);
-        k_.setArg(2, b);
-        k_.setArg(3, c);
-        for (std::size_t i = 0; i < g.local_floats.size(); ++i)
-            k_.setArg(static_cast<cl_uint>(4 + i), cl::Local(g.local_floats[i] * sizeof(float)));
-        cl::Event e;
-        q_.enqueueNDRangeKernel(k_, cl::NullRange, g.global, g.local, nullptr, &e);
+        const cl::Event e = matmul::enqueue(q_, k_, n, a, b, c, geometry(d_, n));
         std::vector<float> out(elems + guard);
         q_.enqueueReadBuffer(c, CL_TRUE, 0, out.size() * sizeof(float), out.data());
         if (seconds) *seconds = event_times(e).run_seconds();
