@@ -218,6 +218,12 @@ int serve(const ServeOptions& options) {
     server.new_task_queue = [] { return new httplib::ThreadPool(32); };
     // A browser keeps its connection (and so a pool thread) while it polls: let idle ones go soon.
     server.set_keep_alive_timeout(1);
+    // httplib's default is SO_REUSEPORT, with which a second server (a forgotten one, another
+    // student's) could bind the same port and take half the requests: SO_REUSEADDR only.
+    server.set_socket_options([](auto sock) {
+        int yes = 1;
+        setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     server.set_read_timeout(10);
     server.set_write_timeout(10);
     // The hard limit, past which httplib answers 413 without reading the body; uploads between the
@@ -348,12 +354,17 @@ int serve(const ServeOptions& options) {
     std::atomic<bool> stopping{false}, finished{false};
     std::thread signal_thread([&] {
         int received = 0;
+        auto first = std::chrono::steady_clock::now();
         const timespec tick{0, 200'000'000};
         while (!finished) {
             siginfo_t info;
             const int sig = sigtimedwait(&signals, &info, &tick);
+            // A signal sent to the process and to its group (timeout(1) does that) arrives twice:
+            // only one more than a second after the first counts as a second one.
+            if (sig > 0 && received > 0 && std::chrono::steady_clock::now() - first < std::chrono::seconds(1)) continue;
             if (sig > 0) {
                 if (++received == 1) {
+                    first = std::chrono::steady_clock::now();
                     log_line(fmt::format("{}: stopping the server{}", sig == SIGINT ? "SIGINT" : "SIGTERM",
                                          options.judge ? " (the judge finishes the submission in progress; signal "
                                                          "again to exit at once)"

@@ -14,7 +14,7 @@ packages=(
   tmux                                                             # the CLI's watch-mode tests
   bubblewrap zip unzip nlohmann-json3-dev                          # the auto-checker: sandbox, zips, JSON
   pandoc wkhtmltopdf poppler-utils fonts-dejavu-core               # slides: HTML, PDF, the check
-  libsqlitecpp-dev libcpp-httplib-dev                              # the contest: database, web server
+  libsqlitecpp-dev libcpp-httplib-dev chromium                     # the contest: database, web server, page test
 )
 missing=()
 for p in "${packages[@]}"; do
