@@ -346,8 +346,10 @@ private:
         return n == 1;
     }
 
-    Sandbox sandbox_for(const fs::path& scratch) const {
+    // Each submission runs as its own user (see Sandbox::uid).
+    Sandbox sandbox_for(const fs::path& scratch, int uid) const {
         Sandbox s;
+        s.uid = uid;
         s.scratch = scratch.string();
         s.namespaces = !o_.no_sandbox;
         s.hidden = {(ws_.root() / "solutions").string(), fs::absolute(o_.submissions).string(),
@@ -384,20 +386,22 @@ private:
     // Extracts (in the sandbox) and finds the student's edited files; returns notes.
     struct Prepared {
         fs::path scratch;
+        int uid = 65534;
         std::map<std::string, std::string> problem;  // exercise id -> why it cannot be tested
         std::map<std::string, fs::path> binary;      // exercise id -> the test to run
         std::vector<std::string> notes;
     };
 
-    Prepared prepare(const Submission& s, const json& commands) {
+    Prepared prepare(const Submission& s, const json& commands, int uid) {
         Prepared p;
+        p.uid = uid;
         p.scratch = fs::absolute(o_.out / "work" / s.name);
         fs::remove_all(p.scratch);
         fs::create_directories(p.scratch / "src");
         fs::permissions(p.scratch, fs::perms::all);
         fs::permissions(p.scratch / "src", fs::perms::all);
         const fs::path src = p.scratch / "src";
-        Sandbox box = sandbox_for(p.scratch);
+        Sandbox box = sandbox_for(p.scratch, p.uid);
         box.readable = {fs::absolute(s.path).string()};
         const std::string from = fs::absolute(s.path).string();
         std::vector<std::string> unpack;
@@ -508,7 +512,7 @@ private:
         const fs::path dir = p.scratch / ex.dir();
         const std::string evidence_name = "evidence-" + random_hex(8);
         const fs::path evidence = dir / evidence_name;
-        const Sandbox box = sandbox_for(p.scratch);
+        const Sandbox box = sandbox_for(p.scratch, p.uid);
         const std::vector<std::string> env = {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_KERNEL_DIR=" + dir.string(),
                                               "WORKBOOK_EVIDENCE_FILE=" + evidence.string(),
                                               "WORKBOOK_EVIDENCE_NONCE=" + nonce_};
@@ -561,7 +565,7 @@ private:
                 for (std::size_t i; (i = next++) < todo.size();) {
                     Prepared p;
                     try {
-                        p = prepare(*todo[i], commands);
+                        p = prepare(*todo[i], commands, 200000 + static_cast<int>(i));
                     } catch (const std::exception& e) {
                         for (const Exercise* ex : exercises_) p.problem[ex->id] = std::string("build failed: ") + e.what();
                     }
@@ -570,6 +574,17 @@ private:
                     ready.notify_all();
                 }
             });
+        // Should anything below throw, stop the workers and join them before it propagates.
+        struct Joiner {
+            std::vector<std::thread>& threads;
+            std::atomic<std::size_t>& next;
+            std::size_t end;
+            ~Joiner() {
+                next = end;
+                for (auto& t : threads)
+                    if (t.joinable()) t.join();
+            }
+        } joiner{workers, next, todo.size()};
         const auto start = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < todo.size(); ++i) {
             {
@@ -577,7 +592,15 @@ private:
                 ready.wait(lock, [&] { return prepared[i].has_value(); });
             }
             SubmissionGrade g{todo[i]->name, todo[i]->student, {}, prepared[i]->notes};
-            for (const Exercise* ex : exercises_) g.exercises.push_back(test(*ex, *prepared[i]));
+            for (const Exercise* ex : exercises_) {
+                try {
+                    g.exercises.push_back(test(*ex, *prepared[i]));
+                } catch (const std::exception& e) {
+                    // The grader's own failure (e.g. no process left to start): graded as an
+                    // error, not lost, and the class goes on.
+                    g.exercises.push_back({ex->id, "error", 0, weight(*ex), std::string("grader error: ") + e.what()});
+                }
+            }
             append_journal(g);
             fs::remove_all(prepared[i]->scratch);
             prepared[i].reset();
@@ -586,7 +609,6 @@ private:
             say(fmt::format("[{}/{}] {:<24} {:6.2f} / {:<6.2f} ({:.0f} s elapsed, about {:.0f} s to go)", i + 1,
                             todo.size(), g.name, g.total(), g.max(), elapsed, eta));
         }
-        for (auto& w : workers) w.join();
     }
 
     void write_outputs(const std::vector<SubmissionGrade>& all) const;

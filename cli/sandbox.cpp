@@ -7,10 +7,6 @@
 
 namespace workbook::cli {
 
-// The unprivileged user the student's code runs as: root ignores RLIMIT_NPROC, so a fork bomb
-// run as root would not be stopped by it.
-constexpr const char* nobody = "65534";
-
 std::vector<std::string> Sandbox::wrapper() const {
     std::vector<std::string> w = {"prlimit",
                                   fmt::format("--cpu={}", limits.cpu_s),
@@ -20,8 +16,9 @@ std::vector<std::string> Sandbox::wrapper() const {
                                   "--core=0",
                                   "--",
                                   "setpriv",
-                                  fmt::format("--reuid={}", nobody),
-                                  fmt::format("--regid={}", nobody),
+                                  // Never root: root ignores RLIMIT_NPROC.
+                                  fmt::format("--reuid={}", uid),
+                                  fmt::format("--regid={}", uid),
                                   "--clear-groups",
                                   "--inh-caps=-all",
                                   "--"};

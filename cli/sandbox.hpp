@@ -25,6 +25,9 @@ struct Sandbox {
     std::vector<std::string> readable;   // extra read-only binds (the build tree when it is hidden)
     SandboxLimits limits;
     bool namespaces = true;              // false: limits only (--no-sandbox, said loudly)
+    // The unprivileged user it runs as. The grader gives each submission its own, so that one
+    // submission's fork bomb (RLIMIT_NPROC counts per user) cannot starve another's build.
+    int uid = 65534;
 
     // The command prefix: prlimit ... setpriv ... bwrap ... --
     std::vector<std::string> wrapper() const;

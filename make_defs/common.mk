@@ -11,6 +11,7 @@
 #     make clean      removes this exercise's build files; make clean-all removes build-make/
 #     make libs       only the util layer (common/) that every exercise links
 #     V=1             shows the full compiler commands
+#     WB_BUILD_DIR=   builds somewhere else than build-make/
 #
 # The exercise's files come from course.toml (read by make_defs/manifest.awk): its `edit` list
 # says which .cpp files are the student's host code, its `kernels` list which .cl files are built
@@ -27,7 +28,7 @@
 # The top of the tree, from where this file was included ("../..").
 WB_TOP := $(patsubst %/make_defs/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
-ifndef WORKBOOK_PLATFORM
+ifndef MAKE_DEF
 $(error No make.def at the top of the tree. Copy the platform file for your machine first, e.g. \
   "cp make_defs/linux-pocl.def make.def" (see make_defs/README.md))
 endif
@@ -36,11 +37,11 @@ endif
 OPENCL_VERSION ?= 300
 # Files of common/src not to build on this platform (the Windows file leaves out the POSIX-only
 # ones; no exercise uses them).
-WORKBOOK_COMMON_EXCLUDE ?=
+COMMON_EXCLUDE ?=
 # The executable suffix (".exe" on Windows).
 EXE ?=
 AWK ?= awk
-WORKBOOK_BUILD_DIR ?= $(WB_TOP)/build-make
+WB_BUILD_DIR ?= $(WB_TOP)/build-make
 
 # --- Flags, as common/CMakeLists.txt gives them -----------------------------------------------
 WB_DEFINES := -DCL_HPP_ENABLE_EXCEPTIONS -DCL_HPP_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) \
@@ -85,11 +86,11 @@ STARTER_KERNELS := $(KERNELS)
 SOLUTION_KERNELS := $(foreach k,$(KERNELS),$(if $(filter $(k),$(EDIT)),$(SOLUTION_DIR)/$(k),$(k)))
 
 # --- Where things go --------------------------------------------------------------------------
-BIN := $(WORKBOOK_BUILD_DIR)/bin
-LIBDIR := $(WORKBOOK_BUILD_DIR)/common
-OBJ := $(WORKBOOK_BUILD_DIR)/$(EXERCISE)
+BIN := $(WB_BUILD_DIR)/bin
+LIBDIR := $(WB_BUILD_DIR)/common
+OBJ := $(WB_BUILD_DIR)/$(EXERCISE)
 
-COMMON_SRC := $(filter-out $(addprefix $(WB_TOP)/common/src/,$(WORKBOOK_COMMON_EXCLUDE)), \
+COMMON_SRC := $(filter-out $(addprefix $(WB_TOP)/common/src/,$(COMMON_EXCLUDE)), \
   $(sort $(wildcard $(WB_TOP)/common/src/*.cpp)))
 TESTING_SRC := $(sort $(wildcard $(WB_TOP)/common/testing/src/*.cpp))
 COMMON_OBJ := $(patsubst $(WB_TOP)/common/src/%.cpp,$(LIBDIR)/src/%.o,$(COMMON_SRC))
@@ -127,7 +128,7 @@ clean:
 	rm -rf $(OBJ) $(DEMO) $(TEST) $(SOLUTION_DEMO) $(SOLUTION_TEST)
 
 clean-all:
-	rm -rf $(WORKBOOK_BUILD_DIR)
+	rm -rf $(WB_BUILD_DIR)
 
 # --- The util layer: built once, shared by all exercises --------------------------------------
 $(LIBDIR)/src/%.o: $(WB_TOP)/common/src/%.cpp $(WB_CONFIG)

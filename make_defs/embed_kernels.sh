@@ -32,7 +32,7 @@ trap 'rm -f "$partial"' EXIT
         fi
         name=${source##*/}
         size=$(wc -c <"$source" | tr -d ' ')
-        echo "const unsigned char text_$index[] = {"
+        echo "const unsigned char text_${index}[] = {"
         # One byte per od word, sixteen to a line, then the terminating zero.
         od -An -v -tx1 "$source" | awk '
             { for (i = 1; i <= NF; i++) { line = line "0x" $i ","; if (++n % 16 == 0) { print "    " line; line = "" } } }

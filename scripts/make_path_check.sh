@@ -11,7 +11,7 @@
 # Prints a short summary; exits non-zero on any failure. Outputs go to build-make/ (git-ignored).
 #   scripts/make_path_check.sh [--clean]     --clean: remove build-make/ first
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 jobs=${JOBS:-2}
 if [ "${1:-}" = "--clean" ]; then
@@ -40,10 +40,10 @@ pass() { printf '  ok    %s\n' "$1"; passes=$((passes + 1)); }
 fail() {
     printf '  FAIL  %s\n' "$1"
     failures=$((failures + 1))
-    if [ -n "${2:-}" ] && [ -s "$2" ]; then sed 's/^/        | /' "$2" | tail -n 25; fi
+    if [ -n "${2:-}" ] && [ -s "$2" ]; then sed 's/^/        | /' "$2" | tail -n 15; fi
 }
 
-platform=$(sed -n 's/^WORKBOOK_PLATFORM *:*= *//p' make.def | head -n 1)
+platform=$(sed -n 's/^MAKE_DEF *:*= *//p' make.def | head -n 1)
 echo "make path check: make.def is ${platform:-unknown}$([ "$created_def" = 1 ] && echo " (copied from make_defs/linux-pocl.def)"), make -j$jobs"
 
 # --- 1. Build ---------------------------------------------------------------------------------
