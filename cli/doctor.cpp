@@ -112,11 +112,13 @@ struct LibraryProbe {
     std::string error;     // dlerror() when it did not load
 };
 
-// Loads the library as the ICD loader would, then unloads it again.
+// Loads the library as the ICD loader would, and keeps it loaded (RTLD_NODELETE): a driver
+// unloaded and loaded again by the ICD loader runs its static initialisers twice, which PoCL's
+// LLVM passes do not survive ("Option 'add-wi-metadata' registered more than once").
 LibraryProbe probe_library(const std::string& name) {
     LibraryProbe probe;
     dlerror();
-    void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE);
     if (!handle) {
         const char* why = dlerror();
         probe.error = why ? why : "dlopen failed without a reason";
