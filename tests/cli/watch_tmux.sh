@@ -72,7 +72,9 @@ grep -q "current = '03'" "$scratch/.workbook/progress.toml" || fail "the progres
 echo "ok: the progress file remembers exercise 03"
 tm kill-server 2>/dev/null || true
 
-# Resuming, and the polling fallback.
+# Resuming, and the polling fallback: on a fresh tmux server (a new socket, so no race with the
+# old one shutting down).
+socket="$socket-poll"
 start watch --poll
 wait_for "exercise 3 of 3" "a new session resumes at 03"
 wait_for "polling every 0.5 s" "--poll says it polls"

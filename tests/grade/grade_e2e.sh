@@ -34,7 +34,7 @@ solved eve && inject eve 'std::puts("[doctest] Status: SUCCESS!"); std::fflush(s
 solved frank && inject frank 'for (volatile int i = 0;; ) { (void)i; }'   # hangs
 solved gina && inject gina 'std::abort();'                     # crashes
 # forks: a child that outlives the test, then as many processes as it can get
-solved hank && inject hank 'if (::fork() == 0) { ::sleep(600); } for (int i = 0; i < 100000; ++i) if (::fork() < 0) break;'
+solved hank && inject hank 'if (::fork() == 0) { ::execlp("sleep", "sleep", "613", (char*)nullptr); ::_exit(0); } for (int i = 0; i < 100000; ++i) if (::fork() < 0) break;'
 sed -i '1i #include <unistd.h>' "$subs/hank/exercises/02_vadd/vadd_host.cpp"
 solved ivy && inject ivy 'for (int i = 0; i < 20000000; ++i) std::fputs("flood flood flood flood\\n", stdout);'
 # forges: writes a fake gradebook and evidence, escapes to the instructor tree, reads a solution
@@ -94,7 +94,7 @@ grep -q "build failed" "$out/results/carol.json" || fail "carol's build failure 
 grep -q "timed out" "$out/results/frank.json" || fail "frank's hang is not reported as a timeout"
 seed=$(sed -n 's/^seed = //p' "$out/secret.toml")
 grep -rq "$seed" "$out/results" && fail "the secret seed leaked into a student's results"
-pgrep -f "sleep 600" >/dev/null && fail "hank's child outlived the sandbox"
+pgrep -f "sleep 613" >/dev/null && fail "hank's child outlived the sandbox"
 for f in summary.json report.html students/alice.html results/alice.json; do
     [ -s "$out/$f" ] || fail "$f was not written"
 done
