@@ -346,13 +346,25 @@ private:
         return n == 1;
     }
 
+    // The tree the build was configured from (its compile lines include headers from there); it
+    // differs from the workbook root when, say, Gradescope's copy is graded with another build.
+    fs::path build_source_dir() const {
+        std::ifstream in(ws_.build() / "CMakeCache.txt");
+        const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind(key, 0) == 0) return line.substr(key.size());
+        return fs::absolute(ws_.root());
+    }
+
     // Each submission runs as its own user (see Sandbox::uid).
     Sandbox sandbox_for(const fs::path& scratch, int uid) const {
         Sandbox s;
         s.uid = uid;
         s.scratch = scratch.string();
         s.namespaces = !o_.no_sandbox;
-        s.hidden = {(ws_.root() / "solutions").string(), fs::absolute(o_.submissions).string(),
+        const fs::path built_from = build_source_dir();
+        s.visible = {fs::absolute(ws_.root()).string(), fs::absolute(ws_.build()).string(), built_from.string()};
+        s.hidden = {(ws_.root() / "solutions").string(), (built_from / "solutions").string(), fs::absolute(o_.submissions).string(),
                     fs::absolute(o_.out).string(), (ws_.root() / ".workbook").string(), "/root", "/home"};
         return s;
     }

@@ -26,6 +26,7 @@ std::vector<std::string> Sandbox::wrapper() const {
     for (const char* a : {"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
                           "--unshare-all", "--die-with-parent", "--new-session"})
         w.push_back(a);
+    for (const auto& v : visible) w.insert(w.end(), {"--ro-bind", v, v});
     for (const auto& h : hidden) w.insert(w.end(), {"--tmpfs", h});
     for (const auto& r : readable) w.insert(w.end(), {"--ro-bind", r, r});
     w.insert(w.end(), {"--bind", scratch, scratch, "--chdir", scratch, "--setenv", "HOME", scratch, "--setenv",

@@ -21,8 +21,11 @@ struct SandboxLimits {
 
 struct Sandbox {
     std::string scratch;                 // the only writable folder (besides a private /tmp)
+    // Read-only binds made before the hiding: the instructor's tree and build, which may live
+    // under /tmp (the sandbox's /tmp is private and empty).
+    std::vector<std::string> visible;
     std::vector<std::string> hidden;     // folders replaced by empty ones (solutions, submissions, output)
-    std::vector<std::string> readable;   // extra read-only binds (the build tree when it is hidden)
+    std::vector<std::string> readable;   // read-only binds made after the hiding (this submission)
     SandboxLimits limits;
     bool namespaces = true;              // false: limits only (--no-sandbox, said loudly)
     // The unprivileged user it runs as. The grader gives each submission its own, so that one
