@@ -241,6 +241,18 @@ Verdict judge_evidence(const std::string& text, const std::string& nonce, const 
 
 namespace {
 
+// A submission's processes may still be dying (its PID namespace is torn down after the test
+// returns) and deleting their temporary files while we delete the folder: retry, and leave it
+// behind rather than fail the class.
+void remove_scratch(const fs::path& dir) {
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+        if (!ec) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+}
+
 class Grader {
 public:
     Grader(const Workspace& ws, const GradeOptions& o) : ws_(ws), o_(o) {}
@@ -408,7 +420,7 @@ private:
         Prepared p;
         p.uid = uid;
         p.scratch = fs::absolute(o_.out / "work" / s.name);
-        fs::remove_all(p.scratch);
+        remove_scratch(p.scratch);
         fs::create_directories(p.scratch / "src");
         fs::permissions(p.scratch, fs::perms::all);
         fs::permissions(p.scratch / "src", fs::perms::all);
@@ -614,7 +626,7 @@ private:
                 }
             }
             append_journal(g);
-            fs::remove_all(prepared[i]->scratch);
+            remove_scratch(prepared[i]->scratch);
             prepared[i].reset();
             const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double eta = elapsed / static_cast<double>(i + 1) * static_cast<double>(todo.size() - i - 1);
