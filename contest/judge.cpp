@@ -7,6 +7,7 @@
 #include "workbook/errors.hpp"
 #include "workbook/matmul.hpp"
 #include "workbook/process.hpp"
+#include "workbook/race_check.hpp"
 
 #include <fmt/format.h>
 
@@ -156,6 +157,32 @@ Declaration parse_declaration(const std::string& source) {
     return d;
 }
 
+std::string race_check_skipped(const JudgeOptions& o) {
+    if (!o.race_check) return "switched off by --no-race-check";
+    const auto a = race::availability();
+    return a.on ? std::string() : a.why_off;
+}
+
+namespace {
+
+// Oclgrind's first report as one line for the board: its headline and where, with the
+// temporary file's name replaced by the one students know.
+std::string race_reason(const race::Report& r, const std::string& kernel_path) {
+    std::string text = r.headline;
+    std::istringstream details(r.details);
+    for (std::string line; std::getline(details, line);) {
+        const auto start = line.find_first_not_of(" \t");
+        if (start != std::string::npos) text += " | " + line.substr(start);
+    }
+    // Oclgrind may print the path relative to the temporary folder's parent.
+    const std::string tail = kernel_path.substr(kernel_path.rfind('/', kernel_path.rfind('/') - 1) + 1);
+    for (const auto& name : {kernel_path, tail})
+        for (std::size_t at; (at = text.find(name)) != std::string::npos;) text.replace(at, name.size(), "submission.cl");
+    return "race check (Oclgrind, N = 17 and 70): " + text;
+}
+
+}  // namespace
+
 bool judge_next(Database& db, const JudgeOptions& o) {
     const auto sub = db.claim();
     if (!sub) return false;
@@ -174,8 +201,27 @@ bool judge_next(Database& db, const JudgeOptions& o) {
     std::map<std::string, std::string> v;
     for (std::string line; std::getline(in, line);)
         if (auto eq = line.find('='); eq != std::string::npos) v[line.substr(0, eq)] = line.substr(eq + 1);
+    // The race pass only for kernels the device accepted: a wrong one has its clearer reason.
+    std::string race_failure;
+    if (!r.timed_out && r.passed() && v["result"] == "ok" && race_check_skipped(o).empty()) {
+        const auto pass_verdict = dir / "race-verdict.txt";
+        const auto rc = race::check_command({argv[0], "contest", "run-one", kernel.string(), "--verdict",
+                                             pass_verdict.string(), "--race-pass"},
+                                            o.time_limit);
+        if (!rc.reports.empty()) race_failure = race_reason(rc.reports.front(), kernel.string());
+        else if (rc.run.timed_out) race_failure = fmt::format("race check (Oclgrind): did not finish in {} s", o.time_limit.count());
+        else if (!rc.run.passed()) {
+            std::ifstream in(pass_verdict);
+            std::string line, reason;
+            while (std::getline(in, line))
+                if (line.rfind("reason=", 0) == 0) reason = line.substr(7);
+            race_failure = "race check (Oclgrind): " + (reason.empty() ? rc.run.status() : reason);
+        }
+    }
     std::filesystem::remove_all(dir);
-    if (r.timed_out) {
+    if (!race_failure.empty()) {
+        db.reject(sub->id, race_failure);
+    } else if (r.timed_out) {
         db.reject(sub->id, fmt::format("too slow or hung: killed after {} s", o.time_limit.count()));
     } else if (v["result"] == "ok" && r.passed()) {
         Run run;

@@ -34,7 +34,14 @@ struct JudgeOptions {
     int secret_sizes = 2;                  // drawn per run from [33, 400]
     int warmups = 2, repeats = 7;
     std::chrono::seconds time_limit{120};  // for the whole check of one submission
+    // After a valid run, the race pass under Oclgrind (see race_check.hpp): a kernel that races,
+    // reads local memory nobody wrote or reaches outside a buffer is rejected even when the
+    // device hid it. Skipped, with the reason printed, when Oclgrind is off or missing.
+    bool race_check = true;
 };
+
+// Why the race pass will not run for these options, or empty when it will.
+std::string race_check_skipped(const JudgeOptions& options);
 
 // Judges the oldest queued submission (in a child process with a time limit, on the device the
 // WORKBOOK_* variables choose) and records the run or the rejection. False when the queue is empty.

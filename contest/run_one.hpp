@@ -14,7 +14,14 @@ struct RunOneOptions {
     int n = 1024;
     std::vector<int> public_sizes;
     int secret_sizes = 2, warmups = 2, repeats = 7;
+    // The race pass: correctness at a few small sizes only, no timing, meant to run under
+    // Oclgrind (see race_check.hpp), which is too slow for the ranking size.
+    bool race_pass = false;
 };
+
+// The sizes of the race pass: one smaller than a typical 16-wide work-group, and one spanning
+// several groups with partial edge tiles.
+inline const std::vector<int> race_pass_sizes = {17, 70};
 
 int run_one(const RunOneOptions& options);
 

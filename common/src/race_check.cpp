@@ -108,6 +108,11 @@ Availability availability() {
 
 Result check(const std::string& test, std::chrono::seconds timeout, const std::vector<std::string>& wrapper,
              const std::vector<std::string>& env) {
+    return check_command({test}, timeout, wrapper, env);
+}
+
+Result check_command(const std::vector<std::string>& command, std::chrono::seconds timeout,
+                     const std::vector<std::string>& wrapper, const std::vector<std::string>& env) {
     Result r;
     const Availability a = availability();
     if (!a.on) {
@@ -118,8 +123,10 @@ Result check(const std::string& test, std::chrono::seconds timeout, const std::v
     const std::string& oclgrind = a.command;
     // --max-errors keeps a kernel that races on every element from flooding the log.
     std::vector<std::string> argv = wrapper;
-    argv.insert(argv.end(), {oclgrind, "--data-races", "--uninitialized", "--max-errors", "20", test});
-    std::vector<std::string> environment = env;
+    argv.insert(argv.end(), {oclgrind, "--data-races", "--uninitialized", "--max-errors", "20"});
+    argv.insert(argv.end(), command.begin(), command.end());
+    std::vector<std::string> environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
+    environment.insert(environment.end(), env.begin(), env.end());
     environment.push_back("WORKBOOK_SMALL=1");
     r.run = run_process(argv, timeout, environment);
     r.reports = parse(r.run.output);

@@ -34,6 +34,10 @@ variant zero 's|C\[row \* N + col\] = sum; // STORE|C[row * N + col] = 0.0f;|'
 variant public_only 's|C\[row \* N + col\] = sum; // STORE|C[row * N + col] = (N == 1 \|\| N == 17 \|\| N == 100 \|\| N == 257) ? sum : 0.0f;|'
 variant past_c 's|if (row < N \&\& col < N) C\[row \* N + col\] = sum; // STORE|if (row < N) C[row * N + col] = sum;|'
 variant hangs 's|for (int k = 0; k < TS; k++) sum|for (int k = 0; k < TS; k += (N > 0 ? 0 : 1)) sum|'
+# Without the second barrier a fast work-item overwrites the tiles while others still read them.
+# PoCL runs the work-items of a group one after another and shows the right answer, so only the
+# race pass (Oclgrind) sees it.
+variant no_second_barrier '/for (int k = 0; k < TS; k++) sum/{n;d}'
 variant no_compile 's|float sum = 0.0f;|float sum = undeclared;|'
 variant no_local 's|^// contest: local = 16, 16$||'
 variant bad_expression 's|^// contest: global = roundup(N, 16), roundup(N, 16)|// contest: global = roundup(N, 16) + M, roundup(N, 16)|'
@@ -41,7 +45,7 @@ variant wrong_locals 's|^// contest: local_floats = 256, 256|// contest: local_f
 
 "$wb" contest --db c.db baseline > /dev/null
 "$wb" contest --db c.db submit good.cl --alias ada > /dev/null
-for v in zero public_only past_c hangs no_compile; do
+for v in zero public_only past_c hangs no_compile no_second_barrier; do
     "$wb" contest --db c.db submit "$v.cl" --alias "$v" > /dev/null
 done
 # Declarations that do not parse are refused at submission, before anything runs.
@@ -67,6 +71,12 @@ expect_status past_c rejected "wrote past the end of C"
 expect_status hangs rejected "too slow or hung"
 expect_status no_compile rejected "does not compile"
 expect_status wrong_locals rejected "mmul takes 6 arguments"
+if [ "${WORKBOOK_RACE_CHECK:-}" = off ] || ! command -v oclgrind > /dev/null; then
+    echo "skip: no_second_barrier (the race check is off here)"
+else
+    expect_status no_second_barrier rejected "race check .Oclgrind, N = 17 and 70.: Read-write data race"
+    grep -E "^ +[0-9]+  no_second_barrier .*of submission.cl:" status.txt > /dev/null || fail "no_second_barrier: no line named"
+fi
 "$wb" contest --db c.db board > board.txt
 cat board.txt
 grep -E "^ +[12]  ada " board.txt > /dev/null || fail "ada is not on the board"
@@ -74,7 +84,7 @@ grep -E "^ +[12]  \(baseline: naive kernel\) .* 1\.00x" board.txt > /dev/null ||
 # Ranked by GFLOPS, fastest first (which of the two is faster at N = 256 on a CPU is noise).
 awk '/^ +[0-9]+  / { g = $(NF-2); if (prev != "" && g > prev) exit 1; prev = g }' board.txt ||
     fail "the board is not in GFLOPS order"
-for v in zero public_only past_c hangs no_compile wrong_locals; do
+for v in zero public_only past_c hangs no_compile wrong_locals no_second_barrier; do
     grep -q " $v " board.txt && fail "$v reached the board"
 done
 # Gradescope's leaderboard entry for a contest submission.

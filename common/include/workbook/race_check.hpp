@@ -48,6 +48,11 @@ std::string oclgrind_path();
 // `wrapper` is put in front of the command (the grader's sandbox); `env` adds variables.
 Result check(const std::string& test, std::chrono::seconds timeout, const std::vector<std::string>& wrapper = {},
              const std::vector<std::string>& env = {});
+// The same for any command line (the contest judge checks a submission through `workbook contest
+// run-one --race-pass`). Oclgrind is its own OpenCL platform, so the WORKBOOK_* device choice is
+// cleared for the child.
+Result check_command(const std::vector<std::string>& command, std::chrono::seconds timeout,
+                     const std::vector<std::string>& wrapper = {}, const std::vector<std::string>& env = {});
 
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
 std::vector<Report> parse(const std::string& output);
