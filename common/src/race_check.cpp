@@ -112,7 +112,8 @@ Result check(const std::string& test, std::chrono::seconds timeout, const std::v
 }
 
 Result check_command(const std::vector<std::string>& command, std::chrono::seconds timeout,
-                     const std::vector<std::string>& wrapper, const std::vector<std::string>& env) {
+                     const std::vector<std::string>& wrapper, const std::vector<std::string>& env,
+                     const std::vector<std::string>& oclgrind_options) {
     Result r;
     const Availability a = availability();
     if (!a.on) {
@@ -124,6 +125,7 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
     // --max-errors keeps a kernel that races on every element from flooding the log.
     std::vector<std::string> argv = wrapper;
     argv.insert(argv.end(), {oclgrind, "--data-races", "--uninitialized", "--max-errors", "20"});
+    argv.insert(argv.end(), oclgrind_options.begin(), oclgrind_options.end());
     argv.insert(argv.end(), command.begin(), command.end());
     std::vector<std::string> environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
     environment.insert(environment.end(), env.begin(), env.end());

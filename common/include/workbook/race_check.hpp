@@ -51,8 +51,10 @@ Result check(const std::string& test, std::chrono::seconds timeout, const std::v
 // The same for any command line (the contest judge checks a submission through `workbook contest
 // run-one --race-pass`). Oclgrind is its own OpenCL platform, so the WORKBOOK_* device choice is
 // cleared for the child.
+// `oclgrind_options` go to Oclgrind itself (--local-mem-size BYTES, --build-options ...).
 Result check_command(const std::vector<std::string>& command, std::chrono::seconds timeout,
-                     const std::vector<std::string>& wrapper = {}, const std::vector<std::string>& env = {});
+                     const std::vector<std::string>& wrapper = {}, const std::vector<std::string>& env = {},
+                     const std::vector<std::string>& oclgrind_options = {});
 
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
 std::vector<Report> parse(const std::string& output);
