@@ -9,7 +9,10 @@
 #include "10_mmul_block/launch.hpp"
 #include "chart.hpp"
 
+#include "contest/reference.hpp"
+
 #include "workbook/matmul_run.hpp"
+#include "workbook/process.hpp"
 #include "workbook/timing.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +21,7 @@
 #include <cmath>
 #include <fstream>
 #include <optional>
+#include <sstream>
 
 #ifdef WORKBOOK_HAVE_OPENBLAS
 #include <cblas.h>
@@ -27,6 +31,7 @@
 #endif
 
 namespace mm = workbook::matmul;
+namespace contest = workbook::contest;
 
 namespace {
 
@@ -127,7 +132,44 @@ std::vector<NamedRung> ladder() {
             {"10 blocked 16x16 local", qualified("10_mmul_block", workbook::ex10::rung())}};
 }
 
-std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_max, int check_max) {
+// Times one rung's kernel at this size and checks the last result.
+Row time_rung(workbook::Run& run, const mm::Problem& p, const Reference& ref, const std::string& name,
+              const mm::Rung& rung, int repeats) {
+    Row row{name, p.n};
+    if (rung.max_n > 0 && p.n > rung.max_n) {
+        row.note = fmt::format("skipped: this rung supports N <= {}", rung.max_n);
+        return row;
+    }
+    cl::Kernel kernel = mm::build_rung(run.context, rung);
+    const mm::Launch launch = rung.launch(run.choice.device, kernel, p.n);
+    row.timing = mm::time_launches(run.queue, kernel, p, launch, repeats);
+    check(row, ref, read_c(run, p));
+    return row;
+}
+
+// cuBLAS through PyTorch (scripts/cublas_sgemm.py), in a child process of this run: NVIDIA's own
+// SGEMM on the same GPU, on its own random inputs, checked there against a float64 product.
+Row cublas_row(int n, int repeats, const std::string& python) {
+    Row row{"cuBLAS SGEMM (PyTorch, no TF32)", n};
+    row.blas = true;
+    const auto r = workbook::run_process({python, WORKBOOK_SOURCE_DIR "/scripts/cublas_sgemm.py", std::to_string(n),
+                                          std::to_string(repeats)},
+                                         std::chrono::seconds(300));
+    std::istringstream out(r.output.substr(r.output.rfind('\n', r.output.size() - 2) + 1));
+    double median = 0, lo = 0, hi = 0, error = 0;
+    std::string verdict;
+    if (!r.passed() || !(out >> median >> lo >> hi >> error >> verdict)) {
+        row.note = fmt::format("skipped: {} ({}): {}", python, r.status(), r.output.substr(0, 200));
+        return row;
+    }
+    row.timing = mm::summarize({median, lo, hi}, {median, lo, hi});
+    row.checked_ok = verdict == "ok";
+    row.note = row.checked_ok ? fmt::format("ok (max error {:.3g})", error) : "WRONG: " + verdict;
+    return row;
+}
+
+std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_max, int check_max,
+                            const std::string& cublas_python) {
     std::vector<Row> rows;
     const mm::Problem p(run, n, run.seed);
     const Reference ref = make_reference(p, check_max);
@@ -150,18 +192,10 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
     }
     rows.push_back(serial);
 
-    for (const auto& [name, rung] : ladder()) {
-        Row row{name, n};
-        if (rung.max_n > 0 && n > rung.max_n) {
-            row.note = fmt::format("skipped: this rung supports N <= {}", rung.max_n);
-        } else {
-            cl::Kernel kernel = mm::build_rung(run.context, rung);
-            const mm::Launch launch = rung.launch(run.choice.device, kernel, n);
-            row.timing = mm::time_launches(run.queue, kernel, p, launch, repeats);
-            check(row, ref, read_c(run, p));
-        }
-        rows.push_back(row);
-    }
+    for (const auto& [name, rung] : ladder()) rows.push_back(time_rung(run, p, ref, name, rung, repeats));
+    // The last rung: the instructor's tuned contest kernel, with this device's parameters.
+    const auto params = contest::reference_params(run.choice.device);
+    rows.push_back(time_rung(run, p, ref, "contest reference (tuned)", contest::reference_rung(params), repeats));
 
 #ifdef WORKBOOK_HAVE_OPENBLAS
     {
@@ -192,7 +226,38 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
         rows.push_back(row);
     }
 #endif
+    if (!cublas_python.empty()) rows.push_back(cublas_row(n, repeats, cublas_python));
     return rows;
+}
+
+// The tuner: every candidate parameter set of the reference kernel at size n, side by side; the
+// fastest correct one is stored for this device (contest::store_tuning).
+int tune(workbook::Run& run, int n, int repeats, int check_max) {
+    const mm::Problem p(run, n, run.seed);
+    const Reference ref = make_reference(p, check_max);
+    fmt::print("\nTuning the reference kernel at N = {} on {}\n{:<48} {:>10} {:>12}  {}\n", n, run.choice.device_name,
+               "parameters", "GFLOPS", "median", "check");
+    std::optional<contest::ReferenceParams> best;
+    double best_gflops = 0;
+    for (const auto& candidate : contest::reference_candidates(run.choice.device)) {
+        Row row = [&] {
+            try {
+                return time_rung(run, p, ref, candidate.label(), contest::reference_rung(candidate), repeats);
+            } catch (const std::exception& e) {  // a candidate the device cannot run is left out
+                Row r{candidate.label(), n};
+                r.note = std::string("failed: ") + e.what();
+                return r;
+            }
+        }();
+        const bool usable = row.timing && (row.checked_ok || !ref.available);
+        fmt::print("{:<48} {:>10.2f} {:>12}  {}\n", row.name, row.gflops(),
+                   row.timing ? workbook::format_duration(row.timing->kernel_median) : "-", row.note.substr(0, 120));
+        if (usable && row.gflops() > best_gflops) best = candidate, best_gflops = row.gflops();
+    }
+    if (!best) throw workbook::Error("no candidate ran correctly; nothing stored");
+    contest::store_tuning(run.choice.device, *best, best_gflops, n);
+    fmt::print("\nbest: {} ({:.2f} GFLOPS), stored in {}\n", best->label(), best_gflops, contest::tuning_file());
+    return workbook::exit_ok;
 }
 
 void print_table(const std::vector<Row>& rows, int n) {
@@ -225,7 +290,8 @@ int main(int argc, char** argv) {
                       "side on one device");
     std::vector<int> sizes{1024};
     int repeats = 3, serial_max = 1024, check_max = 1024;
-    std::string csv_path = "bench_mmul.csv", svg_path = "bench_mmul.svg";
+    std::string csv_path = "bench_mmul.csv", svg_path = "bench_mmul.svg", cublas_python;
+    bool tune_only = false;
     app.cli().add_option("--sizes", sizes, "matrix orders N to run (default 1024: under two minutes on 2 CPU cores)")
         ->delimiter(',')
         ->check(CLI::Range(1, 16384));
@@ -235,7 +301,16 @@ int main(int argc, char** argv) {
     app.cli().add_option("--check-max", check_max, "largest N checked against the CPU reference when no OpenBLAS");
     app.cli().add_option("--csv", csv_path, "where to write the CSV");
     app.cli().add_option("--svg", svg_path, "where to write the chart (largest N)");
+    app.cli().add_flag("--tune", tune_only,
+                       "try the reference kernel's candidate parameters at the largest --sizes and store the fastest "
+                       "for this device (WORKBOOK_TUNING_FILE, default ~/.cache/workbook/mmul_tuning.toml)");
+    app.cli().add_option("--cublas", cublas_python,
+                         "add a cuBLAS row: the Python with PyTorch and CUDA to run scripts/cublas_sgemm.py with");
     return app.run(argc, argv, [&](workbook::Run& run) {
+        if (tune_only) return tune(run, *std::max_element(sizes.begin(), sizes.end()), repeats, check_max);
+        std::string from;
+        const auto params = contest::reference_params(run.choice.device, &from);
+        fmt::print(stderr, "contest reference kernel: {} ({})\n", params.label(), from);
         std::ofstream csv(csv_path);
         if (!csv) throw workbook::Error(fmt::format("cannot write {}\nFix: give --csv a writable path", csv_path));
         csv << "device,case,n,gflops,median_s,min_s,max_s,repeats,check\n";
@@ -243,7 +318,7 @@ int main(int argc, char** argv) {
         bool all_ok = true;
         for (const int n : sizes) {
             fmt::print(stderr, "running N = {} ...\n", n);
-            last = bench_size(run, n, repeats, serial_max, check_max);
+            last = bench_size(run, n, repeats, serial_max, check_max, cublas_python);
             print_table(last, n);
             for (const auto& r : last) {
                 if (r.timing && !r.checked_ok && r.note.rfind("unchecked", 0) != 0) all_ok = false;
@@ -258,7 +333,7 @@ int main(int argc, char** argv) {
             if (r.timing) bars.push_back({r.name, r.gflops()});
         std::ofstream(svg_path) << workbook::bench::bar_chart_svg(
             fmt::format("Matmul ladder, N = {}, {}", sizes.back(), run.choice.device_name), "GFLOPS", bars);
-        fmt::print("\nwrote {} and {}\n", csv_path, svg_path);
+        fmt::print("\ncontest reference kernel: {} ({})\nwrote {} and {}\n", params.label(), from, csv_path, svg_path);
         return all_ok ? workbook::exit_ok : workbook::exit_wrong_result;
     });
 }

@@ -5,11 +5,13 @@
 
 #include "contest/db.hpp"
 #include "contest/judge.hpp"
+#include "contest/reference.hpp"
 #include "contest/run_one.hpp"
 #ifdef WORKBOOK_CONTEST_SERVE
 #include "contest/serve.hpp"
 #endif
 
+#include "workbook/device.hpp"
 #include "workbook/errors.hpp"
 
 #include <fmt/format.h>
@@ -30,7 +32,7 @@ struct ContestArgs {
     std::string db = "contest.db";
     std::string file, alias;
     int interval = 60;
-    bool loop = false;
+    bool loop = false, reference = false;
     contest::JudgeOptions judge;
     contest::RunOneOptions run_one;
     std::string host = "127.0.0.1", token;
@@ -111,6 +113,9 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     judge->add_option("--time-limit", a->time_limit_s, "seconds for the whole check of one submission")
         ->capture_default_str();
     auto* baseline = contest->add_subcommand("baseline", "queue the instructor's naive kernel (the x-naive column)");
+    baseline->add_flag("--reference", a->reference,
+                       "queue the instructor's tuned kernel instead, with the parameters for the device WORKBOOK_* "
+                       "chooses here (tuned by `mmul_bench --tune`, else from the device's properties)");
     auto* board = contest->add_subcommand("board", "the leaderboard per device");
     auto* status = contest->add_subcommand("status", "every submission with its status and reason");
     auto* run_one = contest->add_subcommand("run-one", "(internal) check and time one kernel; the judge runs it");
@@ -141,6 +146,15 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             contest::parse_declaration(source);  // a clear error now rather than a rejection later
             const auto id = db.queue(a->alias, std::filesystem::path(a->file).filename().string(), source, a->interval);
             fmt::print("queued submission {} for {}; `workbook contest judge` runs it\n", id, a->alias);
+            return exit_ok;
+        }
+        if (*baseline && a->reference) {
+            const DeviceChoice choice = select_device(DeviceQuery::from_environment());
+            std::string from;
+            const auto params = contest::reference_params(choice.device, &from);
+            const auto id = db.queue(contest::reference_alias, "mmul_reference.cl", contest::reference_submission(params), 0);
+            fmt::print("queued the tuned reference kernel ({}, {}) for {} as submission {}\n", params.label(), from,
+                       choice.device_name, id);
             return exit_ok;
         }
         if (*baseline) {

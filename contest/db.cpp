@@ -38,11 +38,12 @@ std::int64_t Database::queue(const std::string& alias, const std::string& file_n
     for (unsigned char c : alias)
         if (c < 0x20 || c == 0x7f) throw Error("the alias may not contain control characters");
     SQLite::Transaction t(*db_);
-    SQLite::Statement recent(*db_, "SELECT COUNT(*) FROM submissions WHERE alias = ? AND alias <> ? AND "
+    SQLite::Statement recent(*db_, "SELECT COUNT(*) FROM submissions WHERE alias = ? AND alias <> ? AND alias <> ? AND "
                                    "submitted_at > strftime('%Y-%m-%dT%H:%M:%S','now', ?)");
     recent.bind(1, alias);
     recent.bind(2, baseline_alias);
-    recent.bind(3, fmt::format("-{} seconds", min_interval_s));
+    recent.bind(3, reference_alias);
+    recent.bind(4, fmt::format("-{} seconds", min_interval_s));
     recent.executeStep();
     if (recent.getColumn(0).getInt() > 0)
         throw Error(fmt::format("\"{}\" submitted less than {} s ago: one submission per alias per {} s", alias,

@@ -48,6 +48,10 @@ struct DeviceBoard {
 
 // The alias of the instructor's naive kernel, run on each device as the baseline.
 inline constexpr const char* baseline_alias = "(baseline: naive kernel)";
+// The alias of the instructor's tuned kernel (contest/reference.hpp): what OpenCL can reach.
+inline constexpr const char* reference_alias = "(reference: instructor's tuned kernel)";
+// Aliases only the instructor's commands may use: no rate limit, refused from uploads.
+inline bool reserved_alias(const std::string& alias) { return alias == baseline_alias || alias == reference_alias; }
 
 class Database {
 public:

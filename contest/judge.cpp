@@ -126,6 +126,27 @@ std::vector<std::string> split_list(const std::string& s) {
 
 long evaluate(const std::string& expression, long n) { return Expression(expression, n).value(); }
 
+matmul::Launch launch_geometry(const Declaration& d, int n) {
+    auto range = [&](const std::vector<std::string>& e, const char* what) {
+        std::vector<std::size_t> v;
+        for (const auto& x : e) {
+            const long value = evaluate(x, n);
+            if (value <= 0) throw Error(fmt::format("{} size \"{}\" is {} for N = {}: sizes must be positive", what, x, value, n));
+            v.push_back(static_cast<std::size_t>(value));
+        }
+        if (v.size() == 1) return cl::NDRange(v[0]);
+        if (v.size() == 2) return cl::NDRange(v[0], v[1]);
+        return cl::NDRange(v[0], v[1], v[2]);
+    };
+    matmul::Launch g{range(d.global, "global"), range(d.local, "local"), {}};
+    for (const auto& x : d.local_floats) {
+        const long value = evaluate(x, n);
+        if (value <= 0) throw Error(fmt::format("local_floats \"{}\" is {} for N = {}", x, value, n));
+        g.local_floats.push_back(static_cast<std::size_t>(value));
+    }
+    return g;
+}
+
 Declaration parse_declaration(const std::string& source) {
     static const std::regex line_re(R"(^\s*//\s*contest:\s*([a-z_]+)\s*=\s*(.*?)\s*$)");
     Declaration d;

@@ -12,6 +12,8 @@
 
 #include "contest/db.hpp"
 
+#include "workbook/matmul.hpp"
+
 #include <chrono>
 #include <string>
 #include <vector>
@@ -27,6 +29,8 @@ struct Declaration {
 Declaration parse_declaration(const std::string& source);
 // Evaluates one size expression for N; throws workbook::Error on a bad expression.
 long evaluate(const std::string& expression, long n);
+// The declared launch for N; throws workbook::Error when a size is not positive.
+matmul::Launch launch_geometry(const Declaration& declaration, int n);
 
 struct JudgeOptions {
     int ranking_n = 1024;                  // GFLOPS are measured at this size

@@ -28,27 +28,6 @@ namespace {
 
 constexpr std::size_t guard = 1024;  // elements after C that must stay untouched
 
-matmul::Launch geometry(const Declaration& d, int n) {
-    auto range = [&](const std::vector<std::string>& e, const char* what) {
-        std::vector<std::size_t> v;
-        for (const auto& x : e) {
-            const long value = evaluate(x, n);
-            if (value <= 0) throw Error(fmt::format("{} size \"{}\" is {} for N = {}: sizes must be positive", what, x, value, n));
-            v.push_back(static_cast<std::size_t>(value));
-        }
-        if (v.size() == 1) return cl::NDRange(v[0]);
-        if (v.size() == 2) return cl::NDRange(v[0], v[1]);
-        return cl::NDRange(v[0], v[1], v[2]);
-    };
-    matmul::Launch g{range(d.global, "global"), range(d.local, "local"), {}};
-    for (const auto& x : d.local_floats) {
-        const long value = evaluate(x, n);
-        if (value <= 0) throw Error(fmt::format("local_floats \"{}\" is {} for N = {}", x, value, n));
-        g.local_floats.push_back(static_cast<std::size_t>(value));
-    }
-    return g;
-}
-
 std::string fnv1a(const std::string& s) {
     std::uint64_t h = 1469598103934665603ULL;
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
@@ -66,7 +45,7 @@ public:
         const std::size_t elems = static_cast<std::size_t>(n) * n;
         q_.enqueueFillBuffer(c, std::numeric_limits<float>::quiet_NaN(), 0, elems * sizeof(float));
         q_.enqueueFillBuffer(c, guard_value, elems * sizeof(float), guard * sizeof(float));
-        const cl::Event e = matmul::enqueue(q_, k_, n, a, b, c, geometry(d_, n));
+        const cl::Event e = matmul::enqueue(q_, k_, n, a, b, c, launch_geometry(d_, n));
         std::vector<float> out(elems + guard);
         q_.enqueueReadBuffer(c, CL_TRUE, 0, out.size() * sizeof(float), out.data());
         if (seconds) *seconds = event_times(e).run_seconds();

@@ -288,7 +288,7 @@ int serve(const ServeOptions& options) {
         if (kernel.content.find('\0') != std::string::npos)
             return send_error(res, 400, "the kernel file must be OpenCL C source text");
         if (const auto problem = alias_problem(alias); !problem.empty()) return send_error(res, 400, problem);
-        if (alias == baseline_alias) return send_error(res, 400, "that alias is reserved for the baseline");
+        if (reserved_alias(alias)) return send_error(res, 400, "that alias is reserved for the instructor's kernels");
         const std::string file_name = sanitise_file_name(kernel.filename);
         std::int64_t id = 0;
         try {

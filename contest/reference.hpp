@@ -1,0 +1,45 @@
+// The instructor's tuned contest kernel: the "reference" row on the board and the last rung of
+// the ladder bench. Two sources (contest/reference/mmul_gpu.cl and mmul_cpu.cl) whose tile sizes
+// are build options; this file chooses them for a device and writes the submission, declaration
+// included, that the judge and the bench run.
+//
+// The choice: a result stored by the tuner (`mmul_bench --tune`) for this device and driver, if
+// any; otherwise derived from the device's type, native vector width, local memory and largest
+// work-group.
+#pragma once
+
+#include "workbook/cl.hpp"
+#include "workbook/matmul.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace workbook::contest {
+
+struct ReferenceParams {
+    bool cpu = false;                                 // which source: mmul_cpu.cl or mmul_gpu.cl
+    std::vector<std::pair<std::string, int>> values;  // the -D parameters, in order
+    int get(const std::string& name) const;
+    std::string label() const;                        // "gpu TSM=128 TSN=128 TSK=16 WPTM=8 WPTN=8"
+    std::string options() const;                      // "-cl-fast-relaxed-math -DTSM=128 ..."
+};
+
+// Where tuning results are kept: $WORKBOOK_TUNING_FILE, else ~/.cache/workbook/mmul_tuning.toml.
+std::string tuning_file();
+// The device's key in that file: its name and driver version.
+std::string device_key(const cl::Device& device);
+
+// The parameters for this device (stored tuning first; `from` says which).
+ReferenceParams reference_params(const cl::Device& device, std::string* from = nullptr);
+// What the tuner tries on this device; the first is the untuned choice.
+std::vector<ReferenceParams> reference_candidates(const cl::Device& device);
+// Stores `p` as this device's tuned choice (other devices' entries are kept).
+void store_tuning(const cl::Device& device, const ReferenceParams& p, double gflops, int n);
+
+// The submission: the // contest: declaration for `p`, then the kernel source.
+std::string reference_submission(const ReferenceParams& p);
+// The same as a ladder rung (the bench's last row), its geometry read from the declaration.
+matmul::Rung reference_rung(const ReferenceParams& p);
+
+}  // namespace workbook::contest

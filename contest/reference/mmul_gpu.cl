@@ -1,0 +1,112 @@
+// The instructor's contest kernel for GPUs: C = A·B for any N, row-major.
+//
+// Each work-group computes a TSM x TSN block of C; each work-item an WPTM x WPTN sub-block held in
+// registers (2D register blocking), so one value read from local memory feeds WPTN (or WPTM)
+// multiply-adds instead of one. Tiles of A and B pass through local memory TSK columns at a time,
+// in two buffers: while the work-group multiplies one pair of tiles, each work-item has already
+// loaded its share of the next pair into registers (the global loads' latency overlaps the maths),
+// and one barrier per tile suffices. A is stored transposed (k-major) so that the values a
+// work-item needs are adjacent: one float4 read from local memory brings four of them.
+//
+// Parameters (build options, chosen per device by contest/reference.cpp): TSM, TSN, TSK, WPTM,
+// WPTN. WPTM and WPTN are multiples of 4; the work-group is (TSN/WPTN) x (TSM/WPTM) work-items.
+#define RTSM (TSM / WPTM)          // work-items along the rows
+#define RTSN (TSN / WPTN)          // work-items along the columns
+#define THREADS (RTSM * RTSN)
+#define LOADS_A (TSM * TSK / 4 / THREADS)  // float4 loads per work-item per A tile
+#define LOADS_B (TSK * TSN / 4 / THREADS)
+#define PAD 4                      // keeps float4 alignment; spreads the transposed stores over banks
+
+// A's element (row, k), or 0 outside the matrix.
+inline float at(__global const float* M, int N, int row, int col) {
+    return (row < N && col < N) ? M[row * N + col] : 0.0f;
+}
+
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void mmul(const int N, __global const float* A, __global const float* B, __global float* C) {
+    __local float As[2][TSK][TSM + PAD];
+    __local float Bs[2][TSK][TSN + PAD];
+
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int tid = ty * RTSN + tx;
+    const int row0 = get_group_id(1) * TSM, col0 = get_group_id(0) * TSN;
+    // float4 global loads need rows that start on 16-byte boundaries and tiles inside the matrix.
+    const bool aligned = (N % 4) == 0;
+    const bool inside = aligned && row0 + TSM <= N && col0 + TSN <= N;
+
+    float4 ra[LOADS_A], rb[LOADS_B];
+    // Work-item i's share of tile t: A rows of TSK/4 float4s, B rows of TSN/4 float4s.
+#define LOAD_TILES(t)                                                                          \
+    for (int i = 0; i < LOADS_A; i++) {                                                        \
+        const int f = tid + i * THREADS, r = f / (TSK / 4), k = (f % (TSK / 4)) * 4;           \
+        const int gr = row0 + r, gk = (t) * TSK + k;                                           \
+        ra[i] = (inside && gk + 4 <= N) ? vload4(0, A + gr * N + gk)                           \
+              : (float4)(at(A, N, gr, gk), at(A, N, gr, gk + 1), at(A, N, gr, gk + 2), at(A, N, gr, gk + 3)); \
+    }                                                                                          \
+    for (int i = 0; i < LOADS_B; i++) {                                                        \
+        const int f = tid + i * THREADS, k = f / (TSN / 4), c = (f % (TSN / 4)) * 4;           \
+        const int gk = (t) * TSK + k, gc = col0 + c;                                           \
+        rb[i] = (inside && gk < N) ? vload4(0, B + gk * N + gc)                                \
+              : (float4)(at(B, N, gk, gc), at(B, N, gk, gc + 1), at(B, N, gk, gc + 2), at(B, N, gk, gc + 3)); \
+    }
+#define STORE_TILES(buf)                                                                       \
+    for (int i = 0; i < LOADS_A; i++) {                                                        \
+        const int f = tid + i * THREADS, r = f / (TSK / 4), k = (f % (TSK / 4)) * 4;           \
+        As[buf][k][r] = ra[i].x; As[buf][k + 1][r] = ra[i].y;                                  \
+        As[buf][k + 2][r] = ra[i].z; As[buf][k + 3][r] = ra[i].w;                              \
+    }                                                                                          \
+    for (int i = 0; i < LOADS_B; i++) {                                                        \
+        const int f = tid + i * THREADS, k = f / (TSN / 4), c = (f % (TSN / 4)) * 4;           \
+        vstore4(rb[i], 0, &Bs[buf][k][c]);                                                     \
+    }
+
+    float acc[WPTM][WPTN];
+    for (int m = 0; m < WPTM; m++)
+        for (int n = 0; n < WPTN; n++) acc[m][n] = 0.0f;
+
+    const int tiles = (N + TSK - 1) / TSK;
+    LOAD_TILES(0)
+    STORE_TILES(0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = 0; t < tiles; t++) {
+        const int buf = t & 1;
+        if (t + 1 < tiles) { LOAD_TILES(t + 1) }
+        // The work-item's rows are ty*4 .. ty*4+3 in each of WPTM/4 bands of RTSM*4 rows (and the
+        // same for columns), so neighbouring work-items read neighbouring float4s.
+        #pragma unroll
+        for (int k = 0; k < TSK; k++) {
+            float a[WPTM], b[WPTN];
+            for (int g = 0; g < WPTM / 4; g++) {
+                const float4 v = vload4(0, &As[buf][k][g * RTSM * 4 + ty * 4]);
+                a[g * 4] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
+            }
+            for (int g = 0; g < WPTN / 4; g++) {
+                const float4 v = vload4(0, &Bs[buf][k][g * RTSN * 4 + tx * 4]);
+                b[g * 4] = v.x; b[g * 4 + 1] = v.y; b[g * 4 + 2] = v.z; b[g * 4 + 3] = v.w;
+            }
+            #pragma unroll
+            for (int m = 0; m < WPTM; m++)
+                #pragma unroll
+                for (int n = 0; n < WPTN; n++) acc[m][n] = fma(a[m], b[n], acc[m][n]);
+        }
+        if (t + 1 < tiles) { STORE_TILES(buf ^ 1) }
+        // The other buffer is complete, and everyone is done reading this one before it is refilled.
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (int m = 0; m < WPTM; m++) {
+        const int row = row0 + (m / 4) * RTSM * 4 + ty * 4 + m % 4;
+        for (int g = 0; g < WPTN / 4; g++) {
+            const int col = col0 + g * RTSN * 4 + tx * 4;
+            const float4 v = (float4)(acc[m][g * 4], acc[m][g * 4 + 1], acc[m][g * 4 + 2], acc[m][g * 4 + 3]);
+            if (inside) {
+                vstore4(v, 0, C + row * N + col);
+            } else if (row < N) {
+                if (col < N) C[row * N + col] = v.x;
+                if (col + 1 < N) C[row * N + col + 1] = v.y;
+                if (col + 2 < N) C[row * N + col + 2] = v.z;
+                if (col + 3 < N) C[row * N + col + 3] = v.w;
+            }
+        }
+    }
+}
