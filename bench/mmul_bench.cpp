@@ -230,6 +230,23 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
     return rows;
 }
 
+// For reading what the compiler made of a candidate: its program binary (PTX on NVIDIA) and build
+// log, with NVIDIA's register report when the platform is NVIDIA's.
+void dump_binary(workbook::Run& run, const contest::ReferenceParams& p, const std::string& dir) {
+    auto rung = contest::reference_rung(p);
+    if (run.choice.platform_name.find("NVIDIA") != std::string::npos) rung.build_options += " -cl-nv-verbose";
+    const cl::Kernel kernel = mm::build_rung(run.context, rung);
+    const auto program = kernel.getInfo<CL_KERNEL_PROGRAM>();
+    std::string name = p.label();
+    std::replace(name.begin(), name.end(), ' ', '_');
+    std::replace(name.begin(), name.end(), '=', '-');
+    const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (!binaries.empty())
+        std::ofstream(dir + "/" + name + ".bin").write(reinterpret_cast<const char*>(binaries[0].data()),
+                                                        static_cast<std::streamsize>(binaries[0].size()));
+    std::ofstream(dir + "/" + name + ".log") << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(run.choice.device);
+}
+
 // The tuner: every candidate parameter set of the reference kernel at size n, side by side; the
 // fastest correct one is stored for this device (contest::store_tuning).
 int tune(workbook::Run& run, int n, int repeats, int check_max) {
@@ -249,6 +266,7 @@ int tune(workbook::Run& run, int n, int repeats, int check_max) {
                 return r;
             }
         }();
+        if (const char* dir = std::getenv("WORKBOOK_DUMP_BINARIES"); dir && *dir) dump_binary(run, candidate, dir);
         const bool usable = row.timing && (row.checked_ok || !ref.available);
         fmt::print("{:<48} {:>10.2f} {:>12}  {}\n", row.name, row.gflops(),
                    row.timing ? workbook::format_duration(row.timing->kernel_median) : "-", row.note.substr(0, 120));

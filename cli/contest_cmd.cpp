@@ -37,7 +37,7 @@ struct ContestArgs {
     contest::RunOneOptions run_one;
     std::string host = "127.0.0.1", token;
     int port = 8080;
-    int time_limit_s = 120;
+    int time_limit_s = 120, race_time_limit_s = 300;
     std::string gradescope;
 };
 
@@ -112,6 +112,9 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                       "write Gradescope's results.json (score and GFLOPS leaderboard) for the last judged submission");
     judge->add_option("--time-limit", a->time_limit_s, "seconds for the whole check of one submission")
         ->capture_default_str();
+    judge->add_option("--race-time-limit", a->race_time_limit_s,
+                      "seconds for the race pass under Oclgrind, which simulates every work-item")
+        ->capture_default_str();
     auto* baseline = contest->add_subcommand("baseline", "queue the instructor's naive kernel (the x-naive column)");
     baseline->add_flag("--reference", a->reference,
                        "queue the instructor's tuned kernel instead, with the parameters for the device WORKBOOK_* "
@@ -164,6 +167,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         }
         if (*judge) {
             a->judge.time_limit = std::chrono::seconds(a->time_limit_s);
+            a->judge.race_time_limit = std::chrono::seconds(a->race_time_limit_s);
             db.requeue_running();
             if (const auto why = contest::race_check_skipped(a->judge); !why.empty())
                 fmt::print("race check: SKIPPED, {}\n", why);

@@ -228,13 +228,13 @@ bool judge_next(Database& db, const JudgeOptions& o) {
         const auto pass_verdict = dir / "race-verdict.txt";
         const auto rc = race::check_command({argv[0], "contest", "run-one", kernel.string(), "--verdict",
                                              pass_verdict.string(), "--race-pass"},
-                                            o.time_limit, {}, {},
+                                            o.race_time_limit, {}, {},
                                             // Local memory as large as any GPU's: the device already ran the kernel.
                                             // Unoptimised, because Oclgrind cannot run LLVM's `freeze` instruction
                                             // that optimisation introduces.
                                             {"--local-mem-size", "262144", "--build-options", "-cl-opt-disable"});
         if (!rc.reports.empty()) race_failure = race_reason(rc.reports.front(), kernel.string());
-        else if (rc.run.timed_out) race_failure = fmt::format("race check (Oclgrind): did not finish in {} s", o.time_limit.count());
+        else if (rc.run.timed_out) race_failure = fmt::format("race check (Oclgrind): did not finish in {} s", o.race_time_limit.count());
         else if (!rc.run.passed()) {
             std::ifstream in(pass_verdict);
             std::string line, reason;

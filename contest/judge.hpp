@@ -42,6 +42,8 @@ struct JudgeOptions {
     // reads local memory nobody wrote or reaches outside a buffer is rejected even when the
     // device hid it. Skipped, with the reason printed, when Oclgrind is off or missing.
     bool race_check = true;
+    // Oclgrind simulates every work-item: a kernel that is fast on the device can take minutes.
+    std::chrono::seconds race_time_limit{300};
 };
 
 // Why the race pass will not run for these options, or empty when it will.

@@ -5,7 +5,7 @@
 //
 // The choice: a result stored by the tuner (`mmul_bench --tune`) for this device and driver, if
 // any; otherwise derived from the device's type, native vector width, local memory and largest
-// work-group.
+// work-group. WORKBOOK_REFERENCE_KERNEL=gpu (or cpu) picks the source whatever the device type.
 #pragma once
 
 #include "workbook/cl.hpp"

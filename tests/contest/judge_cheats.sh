@@ -4,6 +4,7 @@
 #   judge_cheats.sh WORKBOOK SCRATCH
 set -euo pipefail
 wb=$1 work=$2
+export WORKBOOK_TUNING_FILE="$work/tuning.toml"  # this machine's stored tuning must not matter here
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -44,6 +45,9 @@ variant bad_expression 's|^// contest: global = roundup(N, 16), roundup(N, 16)|/
 variant wrong_locals 's|^// contest: local_floats = 256, 256|// contest: local_floats = 256|'
 
 "$wb" contest --db c.db baseline > /dev/null
+# The instructor's tuned kernel, both sources (the GPU one runs on PoCL too): ranked, race pass included.
+"$wb" contest --db c.db baseline --reference > /dev/null
+WORKBOOK_REFERENCE_KERNEL=gpu "$wb" contest --db c.db baseline --reference > /dev/null
 "$wb" contest --db c.db submit good.cl --alias ada > /dev/null
 for v in zero public_only past_c hangs no_compile no_second_barrier; do
     "$wb" contest --db c.db submit "$v.cl" --alias "$v" > /dev/null
@@ -65,6 +69,8 @@ expect_status() {
     echo "ok: $1 $2 ($3)"
 }
 expect_status ada done ""
+[ "$(grep -c "(reference: instructor's done" status.txt)" = 2 ] || fail "the reference kernels were not both ranked"
+echo "ok: both reference kernels ranked"
 expect_status zero rejected "wrong at N = 1"
 expect_status public_only rejected "wrong at N = "
 expect_status past_c rejected "wrote past the end of C"
@@ -79,8 +85,9 @@ else
 fi
 "$wb" contest --db c.db board > board.txt
 cat board.txt
-grep -E "^ +[12]  ada " board.txt > /dev/null || fail "ada is not on the board"
-grep -E "^ +[12]  \(baseline: naive kernel\) .* 1\.00x" board.txt > /dev/null || fail "the baseline row is missing"
+grep -E "^ +[1-3]  ada " board.txt > /dev/null || fail "ada is not on the board"
+grep -E "^ +1  \(reference: instructor's tun " board.txt > /dev/null || fail "the reference kernel is not first"
+grep -E "^ +[1-3]  \(baseline: naive kernel\) .* 1\.00x" board.txt > /dev/null || fail "the baseline row is missing"
 # Ranked by GFLOPS, fastest first (which of the two is faster at N = 256 on a CPU is noise).
 awk '/^ +[0-9]+  / { g = $(NF-2); if (prev != "" && g > prev) exit 1; prev = g }' board.txt ||
     fail "the board is not in GFLOPS order"
