@@ -1,39 +1,19 @@
 #!/bin/bash
 # End-to-end test of the contest judge on the default device: a correct tiled kernel is ranked
 # above the naive baseline's row, and each cheat or mistake is rejected with its reason.
-#   judge_cheats.sh WORKBOOK SCRATCH
+#   judge_cheats.sh WORKBOOK SCRATCH SOURCE_DIR
 set -euo pipefail
-wb=$1 work=$2
+wb=$1 work=$2 src=$3
 export WORKBOOK_TUNING_FILE="$work/tuning.toml"  # this machine's stored tuning must not matter here
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# A correct kernel; the cheats below are made from it.
-cat > good.cl <<'CL'
-// contest: global = roundup(N, 16), roundup(N, 16)
-// contest: local = 16, 16
-// contest: local_floats = 256, 256
-#define TS 16
-__kernel void mmul(const int N, __global const float* A, __global const float* B, __global float* C,
-                   __local float* Aw, __local float* Bw) {
-    const int col = get_global_id(0), row = get_global_id(1);
-    const int lc = get_local_id(0), lr = get_local_id(1);
-    float sum = 0.0f;
-    for (int t = 0; t < (N + TS - 1) / TS; t++) {
-        const int ac = t * TS + lc, br = t * TS + lr;
-        Aw[lr * TS + lc] = (row < N && ac < N) ? A[row * N + ac] : 0.0f;
-        Bw[lr * TS + lc] = (br < N && col < N) ? B[br * N + col] : 0.0f;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = 0; k < TS; k++) sum += Aw[lr * TS + k] * Bw[k * TS + lc];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (row < N && col < N) C[row * N + col] = sum; // STORE
-}
-CL
+# A correct kernel (the README's ada); the cheats below are made from it.
+cp "$src/contest/examples/ada.cl" good.cl
 variant() { sed "$2" good.cl > "$1.cl"; }
-variant zero 's|C\[row \* N + col\] = sum; // STORE|C[row * N + col] = 0.0f;|'
-variant public_only 's|C\[row \* N + col\] = sum; // STORE|C[row * N + col] = (N == 1 \|\| N == 17 \|\| N == 100 \|\| N == 257) ? sum : 0.0f;|'
-variant past_c 's|if (row < N \&\& col < N) C\[row \* N + col\] = sum; // STORE|if (row < N) C[row * N + col] = sum;|'
+variant zero 's|if (row < N \&\& col < N) C\[row \* N + col\] = sum;|if (row < N \&\& col < N) C[row * N + col] = 0.0f;|'
+variant public_only 's|if (row < N \&\& col < N) C\[row \* N + col\] = sum;|if (row < N \&\& col < N) C[row * N + col] = (N == 1 \|\| N == 17 \|\| N == 100 \|\| N == 257) ? sum : 0.0f;|'
+variant past_c 's|if (row < N \&\& col < N) C\[row \* N + col\] = sum;|if (row < N) C[row * N + col] = sum;|'
 variant hangs 's|for (int k = 0; k < TS; k++) sum|for (int k = 0; k < TS; k += (N > 0 ? 0 : 1)) sum|'
 # Without the second barrier a fast work-item overwrites the tiles while others still read them.
 # PoCL runs the work-items of a group one after another and shows the right answer, so only the
