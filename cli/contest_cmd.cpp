@@ -13,6 +13,7 @@
 
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -60,17 +61,9 @@ void write_gradescope(const contest::Database& db, const std::string& file) {
                .dump(2);
 }
 
-std::string read_source(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error(fmt::format("cannot read {}", path));
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 std::string naive_baseline(const std::string& root) {
     return "// contest: global = roundup(N, 16), roundup(N, 16)\n// contest: local = 16, 16\n" +
-           read_source(root + "/solutions/05_mmul_naive/mmul.cl");
+           read_file(root + "/solutions/05_mmul_naive/mmul.cl");
 }
 
 int print_board(const contest::Database& db) {
@@ -145,7 +138,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         if (*run_one) return contest::run_one(a->run_one);
         contest::Database db(a->db);
         if (*submit) {
-            const std::string source = read_source(a->file);
+            const std::string source = read_file(a->file);
             contest::parse_declaration(source);  // a clear error now rather than a rejection later
             const auto id = db.queue(a->alias, std::filesystem::path(a->file).filename().string(), source, a->interval);
             fmt::print("queued submission {} for {}; `workbook contest judge` runs it\n", id, a->alias);
@@ -171,17 +164,12 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             db.requeue_running();
             if (const auto why = contest::race_check_skipped(a->judge); !why.empty())
                 fmt::print("race check: SKIPPED, {}\n", why);
-            std::set<std::int64_t> reported;
-            for (const auto& sub : db.submissions())
-                if (sub.status == "done" || sub.status == "rejected") reported.insert(sub.id);
             int judged = 0;
             for (;;) {
-                if (contest::judge_next(db, a->judge)) {
+                if (const auto j = contest::judge_next(db, a->judge)) {
                     ++judged;
-                    for (const auto& sub : db.submissions())
-                        if ((sub.status == "done" || sub.status == "rejected") && reported.insert(sub.id).second)
-                            fmt::print("judged {} ({}): {}{}\n", sub.id, sub.alias, sub.status,
-                                       sub.reason.empty() ? "" : ": " + sub.reason);
+                    fmt::print("judged {} ({}): {}{}\n", j->id, j->alias, j->status,
+                               j->status == "done" ? fmt::format(", {:.2f} GFLOPS", j->gflops) : ": " + j->reason);
                     std::fflush(stdout);
                     continue;
                 }

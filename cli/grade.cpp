@@ -37,13 +37,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string read_text(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 void write_text(const fs::path& p, const std::string& text) {
     fs::create_directories(p.parent_path());
     const fs::path tmp = p.string() + ".tmp";
@@ -112,7 +105,7 @@ Recipe recipe_for(const Workspace& ws, const Exercise& ex, const json& commands)
         throw Error(fmt::format("{} is missing: build the workbook first (cmake --build {})", link_txt.string(),
                                 ws.build().string()));
     bool replaced = false;
-    for (auto& w : split_words(read_text(link_txt))) {
+    for (auto& w : split_words(read_file_or_empty(link_txt))) {
         if (w.find("_starter_host.dir/") != std::string::npos) {
             if (!replaced) r.link.push_back("{objs}");
             replaced = true;
@@ -403,7 +396,7 @@ private:
                 throw Error(fmt::format("the solution of {} does not pass its own test on the secret seed ({}): "
                                         "fix the instructor's tree first\n{}",
                                         ex->dir(), r.status(), cap(r.output, 2000)));
-            reference_[ex->id] = read_text(file);
+            reference_[ex->id] = read_file_or_empty(file);
         }
     }
 
@@ -481,7 +474,7 @@ private:
             const auto at = rel.find("exercises/");
             if (at != std::string::npos) rel = rel.substr(at);
             const fs::path mine = ws_.root() / rel;
-            if (fs::exists(mine) && read_text(mine) != read_text(src / c))
+            if (fs::exists(mine) && read_file_or_empty(mine) != read_file_or_empty(src / c))
                 p.notes.push_back("ignored (differs from the instructor's copy): " + rel);
         }
         for (const Exercise* ex : exercises_)
@@ -543,7 +536,7 @@ private:
         const int limit = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
         const auto r = box.run({p.binary.at(ex.id).string()}, std::chrono::seconds(limit), env, 64 * 1024);
         g.output = cap(redact(r.output), 6000);
-        const Verdict v = judge_evidence(fs::exists(evidence) ? read_text(evidence) : "", nonce_, reference_.at(ex.id));
+        const Verdict v = judge_evidence(fs::exists(evidence) ? read_file_or_empty(evidence) : "", nonce_, reference_.at(ex.id));
         fs::remove(evidence);
         if (r.timed_out) g.status = "timed out";
         else if (r.signaled) g.status = "crashed";
@@ -577,7 +570,7 @@ private:
     }
 
     void grade(const std::vector<const Submission*>& todo) {
-        const json commands = json::parse(read_text(ws_.build() / "compile_commands.json"));
+        const json commands = json::parse(read_file_or_empty(ws_.build() / "compile_commands.json"));
         // Preparing and compiling in parallel; testing in submission order, one at a time.
         std::vector<std::optional<Prepared>> prepared(todo.size());
         std::mutex m;

@@ -11,6 +11,7 @@
 
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 #include "workbook/run_main.hpp"
 
 #include <CLI/CLI.hpp>
@@ -26,13 +27,6 @@ namespace cli = workbook::cli;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 std::string timestamp() {
     return fmt::format("{:%Y%m%d-%H%M%S}",
@@ -120,7 +114,7 @@ int solution_command(cli::Workspace& ws, const workbook::Exercise& ex, bool inst
         return workbook::exit_ok;
     }
     for (const auto& f : ex.edit)
-        fmt::print("==> solutions/{}/{} <==\n{}\n", ex.dir(), f, read_file(ws.solution_dir(ex) / f));
+        fmt::print("==> solutions/{}/{} <==\n{}\n", ex.dir(), f, workbook::read_file_or_empty(ws.solution_dir(ex) / f));
     return workbook::exit_ok;
 }
 

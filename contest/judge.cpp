@@ -204,9 +204,14 @@ std::string race_reason(const race::Report& r, const std::string& kernel_path) {
 
 }  // namespace
 
-bool judge_next(Database& db, const JudgeOptions& o) {
+std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
     const auto sub = db.claim();
-    if (!sub) return false;
+    if (!sub) return std::nullopt;
+    Judged out{sub->id, sub->alias, "rejected", {}, 0};
+    auto reject = [&](const std::string& reason) {
+        db.reject(sub->id, reason);
+        out.reason = reason;
+    };
     const auto dir = std::filesystem::temp_directory_path() / fmt::format("workbook-judge-{}-{}", ::getpid(), sub->id);
     std::filesystem::create_directories(dir);
     const auto kernel = dir / "kernel.cl", verdict = dir / "verdict.txt";
@@ -245,9 +250,9 @@ bool judge_next(Database& db, const JudgeOptions& o) {
     }
     std::filesystem::remove_all(dir);
     if (!race_failure.empty()) {
-        db.reject(sub->id, race_failure);
+        reject(race_failure);
     } else if (r.timed_out) {
-        db.reject(sub->id, fmt::format("too slow or hung: killed after {} s", o.time_limit.count()));
+        reject(fmt::format("too slow or hung: killed after {} s", o.time_limit.count()));
     } else if (v["result"] == "ok" && r.passed()) {
         Run run;
         run.device = v["device"];
@@ -262,10 +267,12 @@ bool judge_next(Database& db, const JudgeOptions& o) {
         run.build_options = v["options"];
         run.kernel_hash = v["hash"];
         db.record(sub->id, run);
+        out.status = "done";
+        out.gflops = run.gflops;
     } else {
-        db.reject(sub->id, !v["reason"].empty() ? v["reason"] : fmt::format("the check did not finish ({})", r.status()));
+        reject(!v["reason"].empty() ? v["reason"] : fmt::format("the check did not finish ({})", r.status()));
     }
-    return true;
+    return out;
 }
 
 }  // namespace workbook::contest

@@ -15,6 +15,8 @@
 #include "workbook/matmul.hpp"
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,8 +51,15 @@ struct JudgeOptions {
 // Why the race pass will not run for these options, or empty when it will.
 std::string race_check_skipped(const JudgeOptions& options);
 
+// What judging one submission gave: "done" (its GFLOPS) or "rejected" (the reason).
+struct Judged {
+    std::int64_t id = 0;
+    std::string alias, status, reason;
+    double gflops = 0;
+};
+
 // Judges the oldest queued submission (in a child process with a time limit, on the device the
-// WORKBOOK_* variables choose) and records the run or the rejection. False when the queue is empty.
-bool judge_next(Database& db, const JudgeOptions& options);
+// WORKBOOK_* variables choose) and records the run or the rejection. Empty when the queue is empty.
+std::optional<Judged> judge_next(Database& db, const JudgeOptions& options);
 
 }  // namespace workbook::contest

@@ -6,6 +6,7 @@
 #include "workbook/check.hpp"
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 #include "workbook/matmul.hpp"
 #include "workbook/program.hpp"
 #include "workbook/random.hpp"
@@ -110,13 +111,7 @@ int run_one(const RunOneOptions& o) {
         verdict.flush();
         return exit_wrong_result;
     };
-    std::string source;
-    {
-        std::ifstream in(o.kernel_file);
-        std::stringstream s;
-        s << in.rdbuf();
-        source = s.str();
-    }
+    const std::string source = read_file_or_empty(o.kernel_file);  // missing: the declaration check says so
     try {
         const Declaration d = parse_declaration(source);
         const DeviceChoice choice = select_device(DeviceQuery::from_environment());

@@ -188,7 +188,7 @@ void judge_loop(const ServeOptions& options, const std::atomic<bool>& stop) {
         while (!stop) {
             bool judged = false;
             try {
-                judged = judge_next(db, options.judge_options);
+                judged = judge_next(db, options.judge_options).has_value();
                 errors = 0;
             } catch (const std::exception& e) {
                 ++errors;

@@ -1,10 +1,32 @@
-// Small text helpers shared by the tools that write HTML and SVG (the bench chart, the
-// grader's report).
+// Small text helpers: reading a whole file, and escaping for the tools that write HTML and SVG
+// (the bench chart, the grader's report).
 #pragma once
 
+#include "workbook/errors.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace workbook {
+
+// A whole file, byte for byte; empty when it is missing or cannot be read.
+inline std::string read_file_or_empty(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A whole file, byte for byte; throws workbook::Error naming it when it cannot be read.
+inline std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read " + path.string() + "\nFix: check the path and its permissions");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 // Safe inside HTML/SVG text and attribute values: & < > " ' replaced by entities.
 inline std::string html_escape(const std::string& text) {
