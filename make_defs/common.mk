@@ -188,27 +188,23 @@ $(OBJ)/starter/embedded_kernels.o $(OBJ)/solution/embedded_kernels.o: %.o: %.cpp
 	$(call say,CXX,$(call to_top,$<))
 	$(Q)$(WB_COMPILE) $(WB_COMMON_INC) $(CPPFLAGS) -c $< -o $@
 
-# The programs. The embedded kernels are linked as an object, never from an archive, so that
-# their registration objects are kept.
+# The programs: their objects, then the archives in the order listed (the testing library before
+# the util layer it uses). The embedded kernels are linked as an object, never from an archive,
+# so that their registration objects are kept.
+define link_program
+$(call say,LINK,$(call to_top,$@))
+@mkdir -p $(@D)
+$(Q)$(WB_LINK) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
+endef
+
 $(DEMO): $(OBJ)/main.o $(STARTER_OBJ) $(COMMON_LIB)
-	$(call say,LINK,$(call to_top,$@))
-	@mkdir -p $(@D)
-	$(Q)$(WB_LINK) -o $@ $(filter %.o,$^) $(COMMON_LIB) $(LDLIBS)
-
+	$(link_program)
 $(TEST): $(OBJ)/test.o $(STARTER_OBJ) $(TESTING_LIB) $(COMMON_LIB)
-	$(call say,LINK,$(call to_top,$@))
-	@mkdir -p $(@D)
-	$(Q)$(WB_LINK) -o $@ $(filter %.o,$^) $(TESTING_LIB) $(COMMON_LIB) $(LDLIBS)
-
+	$(link_program)
 $(SOLUTION_DEMO): $(OBJ)/main.o $(SOLUTION_OBJ) $(COMMON_LIB)
-	$(call say,LINK,$(call to_top,$@))
-	@mkdir -p $(@D)
-	$(Q)$(WB_LINK) -o $@ $(filter %.o,$^) $(COMMON_LIB) $(LDLIBS)
-
+	$(link_program)
 $(SOLUTION_TEST): $(OBJ)/test.o $(SOLUTION_OBJ) $(TESTING_LIB) $(COMMON_LIB)
-	$(call say,LINK,$(call to_top,$@))
-	@mkdir -p $(@D)
-	$(Q)$(WB_LINK) -o $@ $(filter %.o,$^) $(TESTING_LIB) $(COMMON_LIB) $(LDLIBS)
+	$(link_program)
 
 # Header dependencies the compiler wrote (-MMD -MP).
 -include $(wildcard $(OBJ)/*.d $(OBJ)/*/*.d $(LIBDIR)/*/*.d)
