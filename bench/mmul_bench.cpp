@@ -169,7 +169,7 @@ Row cublas_row(int n, int repeats, const std::string& python) {
 }
 
 std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_max, int check_max,
-                            const std::string& cublas_python) {
+                            const contest::ReferenceParams& reference, const std::string& cublas_python) {
     std::vector<Row> rows;
     const mm::Problem p(run, n, run.seed);
     const Reference ref = make_reference(p, check_max);
@@ -194,8 +194,7 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
 
     for (const auto& [name, rung] : ladder()) rows.push_back(time_rung(run, p, ref, name, rung, repeats));
     // The last rung: the instructor's tuned contest kernel, with this device's parameters.
-    const auto params = contest::reference_params(run.choice.device);
-    rows.push_back(time_rung(run, p, ref, "contest reference (tuned)", contest::reference_rung(params), repeats));
+    rows.push_back(time_rung(run, p, ref, "contest reference (tuned)", contest::reference_rung(reference), repeats));
 
 #ifdef WORKBOOK_HAVE_OPENBLAS
     {
@@ -336,7 +335,7 @@ int main(int argc, char** argv) {
         bool all_ok = true;
         for (const int n : sizes) {
             fmt::print(stderr, "running N = {} ...\n", n);
-            last = bench_size(run, n, repeats, serial_max, check_max, cublas_python);
+            last = bench_size(run, n, repeats, serial_max, check_max, params, cublas_python);
             print_table(last, n);
             for (const auto& r : last) {
                 if (r.timing && !r.checked_ok && r.note.rfind("unchecked", 0) != 0) all_ok = false;

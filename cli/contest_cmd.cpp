@@ -125,7 +125,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     run_one->add_option("--repeats", a->run_one.repeats);
     run_one->add_flag("--race-pass", a->run_one.race_pass);
     judge->add_flag("!--no-race-check", a->judge.race_check,
-                    "skip the Oclgrind race pass (it runs after each valid timing, at N = 17 and 70)");
+                    "skip the Oclgrind race pass (after each valid timing, at small sizes: see README)");
 #ifdef WORKBOOK_CONTEST_SERVE
     auto* serve = contest->add_subcommand("serve", "the leaderboard web page, its JSON API and the upload endpoint");
     serve->add_option("--host", a->host, "address to listen on")->capture_default_str();

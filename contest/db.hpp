@@ -68,7 +68,7 @@ public:
     void reject(std::int64_t submission, const std::string& reason);  // status rejected
     void requeue_running();  // at judge start: runs cut short by a kill go back to the queue
     std::optional<Submission> submission(std::int64_t id) const;
-    std::vector<Submission> submissions() const;  // newest first
+    std::vector<Submission> submissions() const;  // newest first, `source` left empty
     std::vector<DeviceBoard> board() const;
 
 private:

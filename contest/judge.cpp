@@ -3,6 +3,8 @@
 // which checks and times it and writes a JSON verdict the parent records.
 #include "contest/judge.hpp"
 
+#include "contest/run_one.hpp"
+
 #include "workbook/check.hpp"
 #include "workbook/errors.hpp"
 #include "workbook/matmul.hpp"
@@ -199,7 +201,34 @@ std::string race_reason(const race::Report& r, const std::string& kernel_path) {
     const std::string tail = kernel_path.substr(kernel_path.rfind('/', kernel_path.rfind('/') - 1) + 1);
     for (const auto& name : {kernel_path, tail})
         for (std::size_t at; (at = text.find(name)) != std::string::npos;) text.replace(at, name.size(), "submission.cl");
-    return "race check (Oclgrind, N = 17 and 70): " + text;
+    return race_pass_name() + ": " + text;
+}
+
+// run-one's verdict file: key=value lines.
+std::map<std::string, std::string> read_verdict(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::map<std::string, std::string> v;
+    for (std::string line; std::getline(in, line);)
+        if (auto eq = line.find('='); eq != std::string::npos) v[line.substr(0, eq)] = line.substr(eq + 1);
+    return v;
+}
+
+// The race pass on a kernel the device accepted: empty when Oclgrind found nothing.
+std::string race_pass(const std::string& workbook, const std::filesystem::path& kernel,
+                      const std::filesystem::path& dir, const JudgeOptions& o) {
+    const auto verdict = dir / "race-verdict.txt";
+    const auto rc = race::check_command({workbook, "contest", "run-one", kernel.string(), "--verdict", verdict.string(),
+                                         "--race-pass"},
+                                        o.race_time_limit, {}, {},
+                                        // Local memory as large as any GPU's: the device already ran the kernel.
+                                        // Unoptimised, because Oclgrind cannot run LLVM's `freeze` instruction
+                                        // that optimisation introduces.
+                                        {"--local-mem-size", "262144", "--build-options", "-cl-opt-disable"});
+    if (!rc.reports.empty()) return race_reason(rc.reports.front(), kernel.string());
+    if (rc.run.timed_out) return fmt::format("{}: did not finish in {} s", race_pass_name(), o.race_time_limit.count());
+    if (rc.run.passed()) return {};
+    const std::string reason = read_verdict(verdict)["reason"];
+    return race_pass_name() + ": " + (reason.empty() ? rc.run.status() : reason);
 }
 
 }  // namespace
@@ -223,31 +252,11 @@ std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
                                      "--repeats", std::to_string(o.repeats)};
     for (int s : o.public_sizes) argv.insert(argv.end(), {"--size", std::to_string(s)});
     const auto r = run_process(argv, o.time_limit, {}, 64 * 1024);
-    std::ifstream in(verdict);
-    std::map<std::string, std::string> v;
-    for (std::string line; std::getline(in, line);)
-        if (auto eq = line.find('='); eq != std::string::npos) v[line.substr(0, eq)] = line.substr(eq + 1);
+    auto v = read_verdict(verdict);
     // The race pass only for kernels the device accepted: a wrong one has its clearer reason.
-    std::string race_failure;
-    if (!r.timed_out && r.passed() && v["result"] == "ok" && race_check_skipped(o).empty()) {
-        const auto pass_verdict = dir / "race-verdict.txt";
-        const auto rc = race::check_command({argv[0], "contest", "run-one", kernel.string(), "--verdict",
-                                             pass_verdict.string(), "--race-pass"},
-                                            o.race_time_limit, {}, {},
-                                            // Local memory as large as any GPU's: the device already ran the kernel.
-                                            // Unoptimised, because Oclgrind cannot run LLVM's `freeze` instruction
-                                            // that optimisation introduces.
-                                            {"--local-mem-size", "262144", "--build-options", "-cl-opt-disable"});
-        if (!rc.reports.empty()) race_failure = race_reason(rc.reports.front(), kernel.string());
-        else if (rc.run.timed_out) race_failure = fmt::format("race check (Oclgrind): did not finish in {} s", o.race_time_limit.count());
-        else if (!rc.run.passed()) {
-            std::ifstream in(pass_verdict);
-            std::string line, reason;
-            while (std::getline(in, line))
-                if (line.rfind("reason=", 0) == 0) reason = line.substr(7);
-            race_failure = "race check (Oclgrind): " + (reason.empty() ? rc.run.status() : reason);
-        }
-    }
+    const std::string race_failure = !r.timed_out && r.passed() && v["result"] == "ok" && race_check_skipped(o).empty()
+                                         ? race_pass(argv[0], kernel, dir, o)
+                                         : std::string();
     std::filesystem::remove_all(dir);
     if (!race_failure.empty()) {
         reject(race_failure);

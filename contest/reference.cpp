@@ -112,7 +112,7 @@ ReferenceParams reference_params(const cl::Device& device, std::string* from) {
         try {
             const auto t = toml::parse_file(file);
             if (const auto* entry = t[device_key(device)].as_table()) {
-                ReferenceParams p{entry->get("kernel") && (*entry)["kernel"].value_or(std::string()) == "cpu", {}};
+                ReferenceParams p{(*entry)["kernel"].value_or(std::string()) == "cpu", {}};
                 const auto expected = is_cpu(device) ? cpu_default(device) : gpu_default(device);
                 if (p.cpu == expected.cpu) {
                     for (const auto& [k, v] : expected.values) p.values.emplace_back(k, (*entry)[k].value_or(v));

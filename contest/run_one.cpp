@@ -104,6 +104,13 @@ std::string one_line(std::string s) {
 
 }  // namespace
 
+std::string race_pass_name() {
+    std::string sizes;
+    for (std::size_t i = 0; i < race_pass_sizes.size(); ++i)
+        sizes += (i == 0 ? "" : i + 1 == race_pass_sizes.size() ? " and " : ", ") + std::to_string(race_pass_sizes[i]);
+    return "race check (Oclgrind, N = " + sizes + ")";
+}
+
 int run_one(const RunOneOptions& o) {
     std::ofstream verdict(o.verdict_file);
     auto reject = [&](const std::string& reason) {

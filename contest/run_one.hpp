@@ -22,6 +22,8 @@ struct RunOneOptions {
 // The sizes of the race pass: one smaller than a typical 16-wide work-group, and one spanning
 // several groups with partial edge tiles.
 inline const std::vector<int> race_pass_sizes = {17, 70};
+// "race check (Oclgrind, N = 17 and 70)": how rejections by the race pass begin.
+std::string race_pass_name();
 
 int run_one(const RunOneOptions& options);
 

@@ -11,7 +11,7 @@ packages=(
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev
   libopenblas-dev libclblast-dev                                   # the bench's BLAS rows (optional)
   oclgrind                                                         # the race check
-  tmux                                                             # the CLI's watch-mode tests
+  tmux procps                                                      # the CLI's watch-mode tests; pgrep in the grader's test
   bubblewrap zip unzip nlohmann-json3-dev                          # the auto-checker: sandbox, zips, JSON
   pandoc wkhtmltopdf poppler-utils fonts-dejavu-core               # slides: HTML, PDF, the check
   libsqlitecpp-dev libcpp-httplib-dev chromium                     # the contest: database, web server, page test
