@@ -102,6 +102,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   const REFRESH_MS = 3000;
   let boards = [];            // the last /api/board devices
   let baselineAlias = '';
+  let referenceAlias = '';
   let selected = null;        // device name of the visible board
   let previous = null;        // Map device -> Map alias -> gflops, from the refresh before
   let changed = new Map();    // device -> Set of aliases new or improved at the last refresh
@@ -172,11 +173,12 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     const body = el('tbody');
     body.id = 'rows';
     const fresh = changed.get(board.device) || new Set();
+    let place = 0;  // among the students: the instructor's rows win no medal
     board.rows.forEach(function (r) {
       const isBaseline = r.alias === baselineAlias;
       const classes = [];
-      if (isBaseline) classes.push('baseline');
-      else if (r.rank <= 3) classes.push('r' + r.rank);
+      if (isBaseline || r.alias === referenceAlias) classes.push('baseline');
+      else if (++place <= 3) classes.push('r' + place);
       if (fresh.has(r.alias)) classes.push('flash');
       const tr = el('tr', classes.join(' '));
       tr.dataset.rank = String(r.rank);
@@ -238,6 +240,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     const data = await response.json();
     boards = Array.isArray(data.devices) ? data.devices : [];
     baselineAlias = typeof data.baseline_alias === 'string' ? data.baseline_alias : '';
+    referenceAlias = typeof data.reference_alias === 'string' ? data.reference_alias : '';
     diff(boards);
     render();
     const n = boards.length;

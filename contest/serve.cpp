@@ -159,7 +159,8 @@ json board_json(const std::vector<DeviceBoard>& boards) {
                             {"submission_id", r.submission_id}});
         devices.push_back({{"device", b.device}, {"baseline_gflops", b.baseline_gflops}, {"rows", std::move(rows)}});
     }
-    return {{"devices", std::move(devices)}, {"generated_at", utc_now()}, {"baseline_alias", baseline_alias}};
+    return {{"devices", std::move(devices)}, {"generated_at", utc_now()}, {"baseline_alias", baseline_alias},
+            {"reference_alias", reference_alias}};
 }
 
 // The signal mask serve() was called with: children forked from its threads (the judge's) get it

@@ -44,10 +44,11 @@ trap cleanup EXIT
 
 # --- the board's data -------------------------------------------------------------------------
 baseline='(baseline: naive kernel)'  # contest::baseline_alias
+reference="(reference: instructor's tuned kernel)"  # contest::reference_alias
 # Hostile aliases, within the database's 40 characters (an empty src fires onerror too).
 hostile="<img src onerror=document.title='pwned'>"
 hostile2="<script>document.title='pwned'</script>"
-for run in "$baseline:10.0" "alice:123.4" "$hostile:55.5" "$hostile2:33.3"; do
+for run in "$baseline:10.0" "$reference:500.0" "alice:123.4" "$hostile:55.5" "$hostile2:33.3"; do
     if ! "$helper" record "$db" "${run%:*}" "${run##*:}" >/dev/null; then
         echo "FAIL recording the run of ${run%:*}"
         exit 1
@@ -88,7 +89,11 @@ rows() { sed -n 's/.*<tbody id="rows">\(.*\)<\/tbody>.*/\1/p' "$1" | sed 's#</tr
 
 browse "$scratch/dom1.html"
 rows "$scratch/dom1.html" >"$scratch/rows1.txt"
-check "the page has a board with 4 rows" test "$(wc -l <"$scratch/rows1.txt")" -eq 4
+check "the page has a board with 5 rows" test "$(wc -l <"$scratch/rows1.txt")" -eq 5
+check "the reference row, first, is marked as the instructor's" \
+    grep -qE '^<tr class="baseline" data-rank="1">.*\(reference: instructor' <(head -n 1 "$scratch/rows1.txt")
+check "alice, the best student, has the gold row though ranked second" \
+    grep -qE '^<tr class="r1" data-rank="2">.*>alice</td>' <(sed -n 2p "$scratch/rows1.txt")
 check "alice is on the board with 123.4 GFLOPS" \
     grep -qE '<td class="alias"[^>]*>alice</td><td class="gflops num">123\.4</td>' "$scratch/rows1.txt"
 check "alice's speedup over the 10 GFLOPS baseline is 12.3x" grep -qE '>alice</td>.*>12\.3×</td>' "$scratch/rows1.txt"
@@ -109,7 +114,8 @@ rows "$scratch/dom2.html" >"$scratch/rows2.txt"
 check "bob, the new submission, is ranked first" \
     grep -qE '^<tr class="r1" data-rank="1"><td class="rank num">1</td><td class="alias"[^>]*>bob</td><td class="gflops num">999\.9</td>' \
     <(head -n 1 "$scratch/rows2.txt")
-check "alice moved to second" grep -qE '^<tr class="r2" data-rank="2">.*>alice</td>' <(sed -n 2p "$scratch/rows2.txt")
+check "alice moved to second among the students, behind bob and the reference" \
+    grep -qE '^<tr class="r2" data-rank="3">.*>alice</td>' <(sed -n 3p "$scratch/rows2.txt")
 
 timeout 40 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$scratch/profile" \
     --virtual-time-budget=5000 --window-size=1280,800 --screenshot="$scratch/board.png" "$url" \
