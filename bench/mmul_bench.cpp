@@ -266,12 +266,15 @@ int tune(workbook::Run& run, int n, int repeats, int check_max) {
             }
         }();
         if (const char* dir = std::getenv("WORKBOOK_DUMP_BINARIES"); dir && *dir) dump_binary(run, candidate, dir);
-        const bool usable = row.timing && (row.checked_ok || !ref.available);
         fmt::print("{:<48} {:>10.2f} {:>12}  {}\n", row.name, row.gflops(),
                    row.timing ? workbook::format_duration(row.timing->kernel_median) : "-", row.note.substr(0, 120));
-        if (usable && row.gflops() > best_gflops) best = candidate, best_gflops = row.gflops();
+        // Only a checked result counts: an unchecked fast candidate could be a wrong one.
+        if (row.checked_ok && row.gflops() > best_gflops) best = candidate, best_gflops = row.gflops();
     }
-    if (!best) throw workbook::Error("no candidate ran correctly; nothing stored");
+    if (!best)
+        throw workbook::Error(ref.available ? "no candidate ran correctly; nothing stored"
+                                            : "no result could be checked at this size; nothing stored\n"
+                                              "Fix: install libopenblas-dev, or raise --check-max to the tuning size");
     contest::store_tuning(run.choice.device, *best, best_gflops, n);
     fmt::print("\nbest: {} ({:.2f} GFLOPS), stored in {}\n", best->label(), best_gflops, contest::tuning_file());
     return workbook::exit_ok;
