@@ -7,6 +7,7 @@
 #include "sandbox.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/grading/locate.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
 #include "workbook/text.hpp"
@@ -406,6 +407,7 @@ private:
         int uid = 65534;
         std::map<std::string, std::string> problem;  // exercise id -> why it cannot be tested
         std::map<std::string, fs::path> binary;      // exercise id -> the test to run
+        std::map<std::string, std::string> graded_from;  // exercise id -> which files were taken, from where
         std::vector<std::string> notes;
     };
 
@@ -435,32 +437,29 @@ private:
              it != fs::recursive_directory_iterator(); it.increment(ec))
             if (it->is_regular_file(ec) && !it->is_symlink(ec)) files.push_back(fs::relative(it->path(), src));
 
+        // Which copy of each edited file is graded: one rule (grading/locate.hpp), said per exercise.
+        std::vector<std::string> names, dirs;
+        for (const auto& c : files) names.push_back(c.generic_string());
+        for (const auto& ex : ws_.course().exercises) dirs.push_back(ex.dir());
+        const grading::SubmissionFiles layout(names, dirs);
+        p.notes.push_back("layout: " + layout.layout_name());
         std::set<std::string> used;
         for (const Exercise* ex : exercises_) {
             const fs::path dir = p.scratch / ex->dir();
             fs::create_directories(dir);
             fs::permissions(dir, fs::perms::all);
+            std::string graded;
             for (const auto& f : ex->edit) {
-                // exercises/NN_name/file, or NN_name/file, anywhere in the submission.
-                const fs::path want = fs::path(ex->dir()) / f;
-                const fs::path* found = nullptr;
-                for (const auto& c : files) {
-                    const std::string cs = c.generic_string(), ws = want.generic_string();
-                    if (cs == ws || (cs.size() > ws.size() && cs.compare(cs.size() - ws.size() - 1, std::string::npos, "/" + ws) == 0))
-                        found = &c;
-                }
-                if (!found && edited_by_one_exercise(f)) {
-                    // A flat upload (Gradescope's): the file name alone, when only one exercise has it.
-                    for (const auto& c : files)
-                        if (c.filename() == f) found = &c;
-                }
-                if (!found) {
-                    p.problem[ex->id] = fmt::format("not submitted: no {} in the submission", want.generic_string());
+                const grading::Located found = layout.locate(ex->dir(), f, edited_by_one_exercise(f));
+                if (found.outcome != grading::Located::Outcome::found) {
+                    p.problem[ex->id] = found.explain();
                     break;
                 }
-                used.insert(found->generic_string());
-                fs::copy_file(src / *found, dir / f, fs::copy_options::overwrite_existing);
+                graded += found.explain() + "\n";
+                used.insert(found.path);
+                fs::copy_file(src / found.path, dir / f, fs::copy_options::overwrite_existing);
             }
+            p.graded_from[ex->id] = graded;
             // The exercise's other kernels, from the instructor's tree.
             for (const auto& k : ex->kernels)
                 if (std::find(ex->edit.begin(), ex->edit.end(), k) == ex->edit.end())
@@ -522,8 +521,12 @@ private:
     ExerciseGrade test(const Exercise& ex, const Prepared& p) {
         ExerciseGrade g{ex.id, "", 0, weight(ex), ""};
         if (auto it = p.problem.find(ex.id); it != p.problem.end()) {
-            g.status = it->second.rfind("not submitted", 0) == 0 ? "not submitted" : "build failed";
-            g.output = it->second;
+            const std::string& why = it->second;
+            g.status = why.rfind("not submitted", 0) == 0 ? "not submitted"
+                       : why.rfind("ambiguous", 0) == 0   ? "ambiguous"
+                                                          : "build failed";
+            g.output = why;
+            if (auto from = p.graded_from.find(ex.id); from != p.graded_from.end()) g.output = from->second + g.output;
             return g;
         }
         const fs::path dir = p.scratch / ex.dir();
@@ -535,7 +538,8 @@ private:
                                               "WORKBOOK_EVIDENCE_NONCE=" + nonce_};
         const int limit = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
         const auto r = box.run({p.binary.at(ex.id).string()}, std::chrono::seconds(limit), env, 64 * 1024);
-        g.output = cap(redact(r.output), 6000);
+        g.output = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : "";
+        g.output += cap(redact(r.output), 6000);
         const Verdict v = judge_evidence(fs::exists(evidence) ? read_file_or_empty(evidence) : "", nonce_, reference_.at(ex.id));
         fs::remove(evidence);
         if (r.timed_out) g.status = "timed out";

@@ -45,6 +45,30 @@ echo 'TEST_CASE("always passes") {}' > "$subs/kate/exercises/02_vadd/test.cpp"
 mkdir -p "$subs/liam/exercises/01_device_info"                 # only exercise 01
 cp "$src/solutions/01_device_info/"* "$subs/liam/exercises/01_device_info/"
 
+# Whole copies of the workbook, as a student submits the folder they cloned and worked in: the
+# starters in exercises/, the solutions in solutions/, the CLI's snapshot of the starters in
+# .workbook/ and a build folder. Only exercises/ is the student's (grading/locate.hpp).
+whole() {
+    local d="$subs/$1"
+    mkdir -p "$d"
+    cp -r "$src/exercises" "$src/solutions" "$src/course.toml" "$src/README.md" "$d/"
+    mkdir -p "$d/.workbook/pristine" "$d/build/exercises/02_vadd"
+    cp -r "$src/exercises/01_device_info" "$src/exercises/02_vadd" "$d/.workbook/pristine/"
+    cp "$src/solutions/02_vadd/vadd.cl" "$d/build/exercises/02_vadd/"
+}
+whole_solved() {
+    whole "$1"
+    cp "$src/solutions/01_device_info/"* "$subs/$1/exercises/01_device_info/"
+    cp "$src/solutions/02_vadd/"* "$subs/$1/exercises/02_vadd/"
+}
+whole newbie                                                   # untouched starters: zero
+whole_solved olga                                              # solved in place: full marks
+whole_solved pete && sed -i 's/c\[i\] = a\[i\] + b\[i\];/c[i] = a[i] - b[i];/' "$subs/pete/exercises/02_vadd/vadd.cl"
+whole_solved quinn && mkdir -p "$subs/quinn/old/exercises/02_vadd" &&  # two candidate copies
+    cp "$src/exercises/02_vadd/vadd.cl" "$subs/quinn/old/exercises/02_vadd/"
+whole_solved rosa && (cd "$subs" && zip -qr rosa.zip rosa) && rm -rf "$subs/rosa"   # a zip of the folder
+grep -q 'c\[i\] = a\[i\] - b\[i\];' "$subs/pete/exercises/02_vadd/vadd.cl" || fail "pete's planted bug was not planted"
+
 # A roster for two of them.
 printf 'submission,student id\nalice,s001\nbob,s002\n' > "$work/roster.csv"
 
@@ -87,6 +111,18 @@ expect_row "ivy,ivy,1.00,2.00,3.00,3.00" "an output flood is capped (and the wor
 expect_row "jack,jack,1.00,2.00,3.00,3.00" "forged files land nowhere (and the work is right)"
 expect_row "kate,kate,1.00,0.00,1.00,3.00" "a hard-coded kernel fails; the edited test is ignored"
 expect_row "liam,liam,1.00,0.00,1.00,3.00" "a missing exercise"
+
+expect_row "newbie,newbie,0.00,0.00,0.00,3.00" "a whole untouched copy: zero (solutions/, .workbook/, build/ ignored)"
+expect_row "olga,olga,1.00,2.00,3.00,3.00" "a whole copy solved in exercises/: full marks"
+expect_row "pete,pete,1.00,0.00,1.00,3.00" "a whole copy with one planted bug loses exactly that exercise"
+expect_row "quinn,quinn,1.00,0.00,1.00,3.00" "two copies of a file: that exercise is ambiguous"
+expect_row "rosa,rosa,1.00,2.00,3.00,3.00" "a zip of the whole folder: as the folder"
+grep -q "ambiguous: two copies of vadd.cl: exercises/02_vadd/vadd.cl and old/exercises/02_vadd/vadd.cl" \
+    "$out/results/quinn.json" || fail "quinn's ambiguity is not explained: $(head -c 1500 "$out/results/quinn.json")"
+grep -q "vadd.cl graded from rosa/exercises/02_vadd/vadd.cl" "$out/results/rosa.json" ||
+    fail "rosa's report does not say which file was graded"
+grep -q "vadd.cl graded from exercises/02_vadd/vadd.cl" "$out/results/newbie.json" ||
+    fail "newbie's report does not say which file was graded"
 
 [ -e "$src/PWNED" ] && fail "a submission wrote into the instructor's tree"
 grep -q "often rounded up" "$out/results/jack.json" && fail "a submission read the instructor's solution"
