@@ -56,6 +56,13 @@ std::vector<std::string> split_words(const std::string& s) {
     return out;
 }
 
+// A command line as WORKBOOK_RUNNER_WRAPPER carries it (runner.hpp): words joined by \x1f.
+std::string join_words(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "" : "\x1f") + w;
+    return out;
+}
+
 std::string random_hex(int bytes) {
     std::random_device rd;
     std::string out;
@@ -72,8 +79,9 @@ struct Recipe {
     fs::path link_dir;
 };
 
-// How CMake built the starter's graded test: the compile line of a host file (from
-// compile_commands.json) and the link line (link.txt), with the starter's objects as slots.
+// How CMake built the starter's runner (the half of a graded test that links the student's host
+// code): the compile line of a host file (from compile_commands.json) and the link line
+// (link.txt), with the starter's objects as slots.
 Recipe recipe_for(const Workspace& ws, const Exercise& ex, const json& commands) {
     Recipe r;
     for (const auto& e : commands) {
@@ -101,7 +109,7 @@ Recipe recipe_for(const Workspace& ws, const Exercise& ex, const json& commands)
                                 "(cmake --build {})",
                                 (ws.build() / "compile_commands.json").string(), ex.dir(), ws.build().string()));
     const fs::path dir = ws.build() / "exercises" / ex.dir();
-    const fs::path link_txt = dir / "CMakeFiles" / ("ex" + ex.dir() + "_starter_test.dir") / "link.txt";
+    const fs::path link_txt = dir / "CMakeFiles" / ("ex" + ex.dir() + "_starter_runner.dir") / "link.txt";
     if (!fs::exists(link_txt))
         throw Error(fmt::format("{} is missing: build the workbook first (cmake --build {})", link_txt.string(),
                                 ws.build().string()));
@@ -486,8 +494,8 @@ private:
         std::vector<std::string> hosts;
         for (const auto& f : ex.edit)
             if (fs::path(f).extension() == ".cpp") hosts.push_back(f);
-        if (hosts.empty()) {  // kernels only: the instructor's harness, the student's kernels
-            p.binary[ex.id] = ws_.build() / "bin" / ("test-" + ex.dir() + "-starter");
+        if (hosts.empty()) {  // kernels only: the instructor's runner, the student's kernels
+            p.binary[ex.id] = ws_.build() / "bin" / ("runner-" + ex.dir() + "-starter");
             return;
         }
         const Recipe recipe = recipe_for(ws_, ex, commands);
@@ -505,7 +513,7 @@ private:
             objects.push_back(obj);
         }
         std::vector<std::string> argv;
-        const fs::path out = dir / "test";
+        const fs::path out = dir / "runner";
         for (const auto& w : recipe.link) {
             if (w == "{objs}") argv.insert(argv.end(), objects.begin(), objects.end());
             else argv.push_back(w == "{out}" ? out.string() : w);
@@ -529,15 +537,23 @@ private:
             if (auto from = p.graded_from.find(ex.id); from != p.graded_from.end()) g.output = from->second + g.output;
             return g;
         }
+        // The checker (the instructor's graded test, which runs no student code) runs here, outside
+        // the sandbox, and alone writes the evidence, where the sandbox cannot see; it starts the
+        // runner (the student's code) inside the sandbox and judges what comes back.
         const fs::path dir = p.scratch / ex.dir();
-        const std::string evidence_name = "evidence-" + random_hex(8);
-        const fs::path evidence = dir / evidence_name;
-        const Sandbox box = sandbox_for(p.scratch, p.uid);
+        const fs::path evidence = fs::absolute(o_.out / "evidence" / ("evidence-" + random_hex(8)));
+        fs::create_directories(evidence.parent_path());
+        Sandbox box = sandbox_for(p.scratch, p.uid);
+        box.env = {{"WORKBOOK_KERNEL_DIR", dir.string()}};
+        const int limit = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
+        const std::string checker = (ws_.build() / "bin" / ("test-" + ex.dir() + "-starter")).string();
+        const std::string runner = p.binary.at(ex.id).string();
         const std::vector<std::string> env = {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_KERNEL_DIR=" + dir.string(),
                                               "WORKBOOK_EVIDENCE_FILE=" + evidence.string(),
-                                              "WORKBOOK_EVIDENCE_NONCE=" + nonce_};
-        const int limit = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
-        const auto r = box.run({p.binary.at(ex.id).string()}, std::chrono::seconds(limit), env, 64 * 1024);
+                                              "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "WORKBOOK_RUNNER=" + runner,
+                                              "WORKBOOK_RUNNER_WRAPPER=" + join_words(box.wrapper()),
+                                              fmt::format("WORKBOOK_RUNNER_TIMEOUT={}", limit)};
+        const auto r = run_process({checker}, std::chrono::seconds(limit), env, 64 * 1024);
         g.output = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : "";
         g.output += cap(redact(r.output), 6000);
         const Verdict v = judge_evidence(fs::exists(evidence) ? read_file_or_empty(evidence) : "", nonce_, reference_.at(ex.id));
@@ -558,8 +574,11 @@ private:
             if (!a.on) {
                 g.output += "\nrace check: SKIPPED, " + a.why_off;
             } else {
-                const auto race = race::check(p.binary.at(ex.id).string(), std::chrono::seconds(limit * 10),
-                                              box.wrapper(), {env[0], env[1]});
+                Sandbox race_box = box;
+                race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},
+                                                         {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
+                const auto race = race::check_runner(checker, std::chrono::seconds(limit * 10), race_box.wrapper(),
+                                                     {env[0], env[1], env[4]});
                 if (!race.clean()) {
                     g.score = 0;
                     g.status = "race";

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace workbook::cli {
@@ -22,25 +23,40 @@ std::vector<std::string> Sandbox::wrapper() const {
                                   "--clear-groups",
                                   "--inh-caps=-all",
                                   "--"};
-    if (!namespaces) return w;
+    // The allow-listed environment (see sandbox.hpp).
+    std::vector<std::pair<std::string, std::string>> vars = {
+        {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", scratch}, {"POCL_CACHE_DIR", scratch + "/.pocl-cache"}};
+    for (const char* name : {"WORKBOOK_PLATFORM", "WORKBOOK_DEVICE", "WORKBOOK_DEVICE_TYPE", "OCL_ICD_VENDORS",
+                             "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_AFFINITY", "POCL_MAX_PTHREAD_COUNT", "LANG"})
+        if (const char* v = std::getenv(name); v && *v) vars.emplace_back(name, v);
+    vars.insert(vars.end(), env.begin(), env.end());
+    if (!namespaces) {
+        w.insert(w.end(), {"env", "-i"});
+        for (const auto& [k, v] : vars) w.push_back(k + "=" + v);
+        return w;
+    }
     for (const char* a : {"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-                          "--unshare-all", "--die-with-parent", "--new-session"})
+                          "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"})
         w.push_back(a);
     for (const auto& v : visible) w.insert(w.end(), {"--ro-bind", v, v});
     for (const auto& h : hidden) w.insert(w.end(), {"--tmpfs", h});
     for (const auto& r : readable) w.insert(w.end(), {"--ro-bind", r, r});
-    w.insert(w.end(), {"--bind", scratch, scratch, "--chdir", scratch, "--setenv", "HOME", scratch, "--setenv",
-                       "POCL_CACHE_DIR", scratch + "/.pocl-cache", "--"});
+    w.insert(w.end(), {"--bind", scratch, scratch, "--chdir", scratch});
+    for (const auto& [k, v] : vars) w.insert(w.end(), {"--setenv", k, v});
+    w.push_back("--");
     return w;
 }
 
 ProcessResult Sandbox::run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                            const std::vector<std::string>& env, std::size_t output_cap) const {
-    std::vector<std::string> full = wrapper();
+    Sandbox with = *this;
+    for (const auto& e : env) {
+        const auto eq = e.find('=');
+        with.env.emplace_back(e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1));
+    }
+    std::vector<std::string> full = with.wrapper();
     full.insert(full.end(), argv.begin(), argv.end());
-    std::vector<std::string> environment = env;
-    if (!namespaces) environment.insert(environment.end(), {"HOME=" + scratch, "POCL_CACHE_DIR=" + scratch + "/.pocl"});
-    return run_process(full, timeout, environment, output_cap);
+    return run_process(full, timeout, {}, output_cap);
 }
 
 std::string sandbox_problem() {

@@ -28,13 +28,17 @@ struct Sandbox {
     std::vector<std::string> readable;   // read-only binds made after the hiding (this submission)
     SandboxLimits limits;
     bool namespaces = true;              // false: limits only (--no-sandbox, said loudly)
+    // The environment inside, and nothing else (an allow-list, never inherited): PATH, HOME and
+    // POCL_CACHE_DIR (the scratch folder), the device choice and OpenCL loader variables of the
+    // grader's own environment, and these.
+    std::vector<std::pair<std::string, std::string>> env;
     // The unprivileged user it runs as. The grader gives each submission its own, so that one
     // submission's fork bomb (RLIMIT_NPROC counts per user) cannot starve another's build.
     int uid = 65534;
 
     // The command prefix: prlimit ... setpriv ... bwrap ... --
     std::vector<std::string> wrapper() const;
-    // Runs argv inside; `env` adds variables. Output captured and capped.
+    // Runs argv inside; `env` adds variables (to the allow-list). Output captured and capped.
     ProcessResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                       const std::vector<std::string>& env = {}, std::size_t output_cap = 64 * 1024) const;
 };

@@ -139,8 +139,20 @@ function(_workbook_variant dir variant)
     _workbook_register("demo ${dir} ${variant} $<TARGET_FILE:${target}_demo>")
   endif()
 
+  # The graded test is two programs (common/runner/include/workbook/runner.hpp): the runner links
+  # the student's host code and builds the kernels; the test itself (the checker) links neither,
+  # and finds its runner beside it by name (test-NN-x -> runner-NN-x).
+  add_executable(${target}_runner)
+  target_link_libraries(${target}_runner PRIVATE workbook_runner_main ${files})
+  if(TARGET ex${dir}_runner_ops)
+    target_link_libraries(${target}_runner PRIVATE ex${dir}_runner_ops)
+  endif()
+  set_target_properties(${target}_runner PROPERTIES OUTPUT_NAME "runner-${dir}-${variant}"
+                        RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
   add_executable(${target}_test)
-  target_link_libraries(${target}_test PRIVATE ex${dir}_test_main ${files} workbook_testing)
+  # The kernels are data here: a test may read a kernel's text (exercise 14), never run it.
+  target_link_libraries(${target}_test PRIVATE ex${dir}_test_main ${target}_kernels workbook_testing)
+  add_dependencies(${target}_test ${target}_runner)
   set_target_properties(${target}_test PROPERTIES OUTPUT_NAME "test-${dir}-${variant}"
                         RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
   if(variant STREQUAL "solution")
@@ -188,6 +200,12 @@ function(workbook_exercise)
   add_library(ex${dir}_test_main OBJECT test.cpp)
   target_include_directories(ex${dir}_test_main PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
   target_link_libraries(ex${dir}_test_main PUBLIC workbook_testing)
+  # runner.cpp: the exercise's own operations for its runner (calls into the student's code).
+  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/runner.cpp")
+    add_library(ex${dir}_runner_ops OBJECT runner.cpp)
+    target_include_directories(ex${dir}_runner_ops PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+    target_link_libraries(ex${dir}_runner_ops PUBLIC workbook_common)
+  endif()
 
   set(solution "${PROJECT_SOURCE_DIR}/solutions/${dir}")
   _workbook_variant(${dir} starter "${CMAKE_CURRENT_SOURCE_DIR}")

@@ -111,6 +111,28 @@ Result check(const std::string& test, std::chrono::seconds timeout, const std::v
     return check_command({test}, timeout, wrapper, env);
 }
 
+Result check_runner(const std::string& checker, std::chrono::seconds timeout,
+                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env) {
+    Result r;
+    const Availability a = availability();
+    if (!a.on) {
+        r.available = false;
+        r.skipped = a.why_off;
+        return r;
+    }
+    std::vector<std::string> words = runner_wrapper;
+    words.insert(words.end(), {a.command, "--data-races", "--uninitialized", "--max-errors", "20"});
+    std::string joined;
+    for (const auto& w : words) joined += (joined.empty() ? "" : "\x1f") + w;
+    std::vector<std::string> environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
+    environment.insert(environment.end(), env.begin(), env.end());
+    environment.push_back("WORKBOOK_SMALL=1");
+    environment.push_back("WORKBOOK_RUNNER_WRAPPER=" + joined);
+    r.run = run_process({checker}, timeout, environment);
+    r.reports = parse(r.run.output);
+    return r;
+}
+
 Result check_command(const std::vector<std::string>& command, std::chrono::seconds timeout,
                      const std::vector<std::string>& wrapper, const std::vector<std::string>& env,
                      const std::vector<std::string>& oclgrind_options) {

@@ -1,6 +1,7 @@
 // Unit tests: program builds and their error reports.
 #include "workbook/errors.hpp"
 #include "workbook/program.hpp"
+#include "local_device.hpp"
 #include "workbook/testing.hpp"
 
 #include <doctest/doctest.h>
@@ -46,13 +47,13 @@ TEST_CASE("diagnostics of compilers that ignore #line are mapped to the .cl file
 }
 
 TEST_CASE("a valid kernel builds") {
-    auto& dev = workbook::testing::device();
+    auto& dev = workbook::unit::device();
     const auto program = workbook::build_program(dev.context, source("__kernel void k(__global float* x) { x[0] = 2.0f; }"));
     CHECK_NOTHROW(cl::Kernel(program, "k"));
 }
 
 TEST_CASE("a syntax error reports the .cl file and line, the options and the log") {
-    auto& dev = workbook::testing::device();
+    auto& dev = workbook::unit::device();
     try {
         workbook::build_program(dev.context, source("__kernel void k(__global float* x)\n{\n    x[0] = y;\n}\n"),
                                 "-DWORKBOOK_TEST=1");

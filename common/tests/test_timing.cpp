@@ -1,12 +1,13 @@
 // Unit tests: event profiling and duration formatting.
 #include "workbook/program.hpp"
+#include "local_device.hpp"
 #include "workbook/testing.hpp"
 #include "workbook/timing.hpp"
 
 #include <doctest/doctest.h>
 
 TEST_CASE("a finished command's timestamps are ordered and its run time positive") {
-    auto& dev = workbook::testing::device();
+    auto& dev = workbook::unit::device();
     const auto program = workbook::build_program(
         dev.context, {"spin.cl", "common/tests/spin.cl",
                       "__kernel void spin(__global float* x) { float s = 0; for (int i = 0; i < 100000; ++i) "

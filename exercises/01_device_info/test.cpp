@@ -1,6 +1,9 @@
-// Exercise 01 graded test: compares what query_platforms() returns with the same properties
-// asked of OpenCL directly through the C API, field by field.
+// Exercise 01 graded test: compares what query_platforms() returns (called by the runner,
+// runner.cpp) with the same properties asked of OpenCL directly through the C API, field by field.
+// This process only reads properties: it never builds or runs a kernel.
 #include "device_info.hpp"
+
+#include "workbook/testing.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -36,6 +39,51 @@ T device_value(cl_device_id d, cl_device_info what) {
     return value;
 }
 
+// A number the runner sent as text; anything else fails the case.
+template <class T>
+T number(const workbook::runner::Message& m, const std::string& key) {
+    const std::string& text = m.str(key);
+    std::size_t used = 0;
+    unsigned long long v = 0;
+    try {
+        v = std::stoull(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size()) throw workbook::runner::ProtocolError("the runner sent a bad number for " + key);
+    return static_cast<T>(v);
+}
+
+// What query_platforms() returned, as the runner sent it.
+std::vector<workbook::ex01::PlatformInfo> student_platforms() {
+    const auto m = workbook::testing::call("query_platforms", {});
+    const auto platforms = number<std::size_t>(m, "platforms");
+    if (platforms > 64) throw workbook::runner::ProtocolError(fmt::format("query_platforms() returned {} platforms", platforms));
+    std::vector<workbook::ex01::PlatformInfo> out(platforms);
+    for (std::size_t p = 0; p < out.size(); ++p) {
+        auto& gp = out[p];
+        const std::string at = fmt::format("p{}.", p);
+        gp.name = m.str(at + "name");
+        gp.vendor = m.str(at + "vendor");
+        gp.version = m.str(at + "version");
+        gp.devices.resize(std::min<std::size_t>(number<std::size_t>(m, at + "devices"), 256));
+        for (std::size_t i = 0; i < gp.devices.size(); ++i) {
+            auto& d = gp.devices[i];
+            const std::string dat = fmt::format("{}d{}.", at, i);
+            d.name = m.str(dat + "name");
+            d.vendor = m.str(dat + "vendor");
+            d.version = m.str(dat + "version");
+            d.opencl_c_version = m.str(dat + "opencl_c_version");
+            d.type = number<cl_device_type>(m, dat + "type");
+            d.compute_units = number<cl_uint>(m, dat + "compute_units");
+            d.max_work_group_size = number<std::size_t>(m, dat + "max_work_group_size");
+            d.global_mem_bytes = number<cl_ulong>(m, dat + "global_mem_bytes");
+            d.local_mem_bytes = number<cl_ulong>(m, dat + "local_mem_bytes");
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("01_device_info: every platform and device, with the right properties") {
@@ -44,7 +92,7 @@ TEST_CASE("01_device_info: every platform and device, with the right properties"
     std::vector<cl_platform_id> platforms(platform_count);
     clGetPlatformIDs(platform_count, platforms.data(), nullptr);
 
-    const auto got = workbook::ex01::query_platforms();
+    const auto got = student_platforms();
     REQUIRE_MESSAGE(got.size() == platforms.size(),
                     fmt::format("query_platforms() returned {} platform(s); OpenCL lists {}", got.size(),
                                 platforms.size()));

@@ -3,7 +3,7 @@
 // async_work_group_copy and wait_group_events, which this exercise is about.
 #include "launch.hpp"
 
-#include "workbook/program.hpp"
+#include "workbook/kernels.hpp"
 #include "workbook/testing.hpp"
 
 #include <doctest/doctest.h>
@@ -25,19 +25,19 @@ TEST_CASE("14_async_copy: the kernel copies its tile with async_work_group_copy 
 }
 
 TEST_CASE("14_async_copy: out[i] = (in[i-1] + in[i] + in[i+1]) / 3 for awkward sizes") {
-    auto& dev = wt::device();
-    const cl::Program program = workbook::build_program(dev.context, workbook::kernel_source("smooth.cl"));
-    cl::Kernel kernel(program, "smooth");
     for (const std::size_t count : wt::awkward_sizes()) {
         const auto in = wt::rng("smooth", count).uniform_vector(count);
-        const wt::DeviceOutput out(count);
-        const auto l = workbook::ex14::launch(kernel, dev.choice.device, count);
-        workbook::ex14::enqueue(dev.queue, kernel, wt::padded_input(in), out.buffer(), count, l);
-        std::string guard;
-        const auto got = out.read(guard);
-        const auto result = workbook::compare(workbook::ex14::reference(in), got, workbook::ex14::tolerance,
+        wt::Output out(count);
+        workbook::runner::Message request;
+        request.numbers["count"] = static_cast<double>(count);
+        request.arrays["in"] = wt::padded(in);
+        request.arrays["out"] = out.initial();
+        const auto reply = wt::call("smooth", std::move(request));
+        const std::string guard = out.take(reply.array("out", out.whole()));
+        const auto result = workbook::compare(workbook::ex14::reference(in), out.values(), workbook::ex14::tolerance,
                                               workbook::ex14::scale(in));
-        const std::string what = fmt::format("smooth (work-groups of {}, global size {})", l.local, l.global);
+        const std::string what =
+            fmt::format("smooth (work-groups of {}, global size {})", reply.num("local"), reply.num("global"));
         CHECK_MESSAGE(guard.empty(), fmt::format("{} with count = {}: {} ({})", what, count, guard, wt::repeat_hint()));
         CHECK_MESSAGE(result.ok(), wt::explain_result(what, count, result));
         if (!guard.empty() || !result.ok()) break;

@@ -97,8 +97,8 @@ expect_row() {
 expect_row "s001,alice,1.00,2.00,3.00,3.00" "correct: full marks"
 expect_row "s002,bob,0.00,0.00,0.00,3.00" "starters: zero"
 expect_row "carol,carol,1.00,0.00,1.00,3.00" "build failure costs only that exercise"
-expect_row "dave,dave,1.00,0.00,1.00,3.00" "exit(0) early leaves no evidence: nothing for 02"
-expect_row "eve,eve,1.00,0.00,1.00,3.00" "a printed fake success counts for nothing"
+expect_row "dave,dave,1.00,1.00,2.00,3.00" "exit(0) early: the runner ended before its reply, the host case fails (the kernel case counts)"
+expect_row "eve,eve,1.00,1.00,2.00,3.00" "a printed fake success counts for nothing (the kernel case counts)"
 expect_row "frank,frank,1.00,0.00,1.00,3.00" "a hang is killed"
 expect_row "gina,gina,1.00,1.00,2.00,3.00" "a crash in the host case: the kernel case still counts"
 # A fork bomb's 02 score depends on the machine: the harness either finishes its kernel case

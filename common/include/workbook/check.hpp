@@ -71,6 +71,7 @@ public:
     float* data() { return storage_.data(); }
     std::span<float> values() { return {storage_.data(), count_}; }
     std::span<float> all() { return storage_; }
+    std::span<const float> all() const { return storage_; }
     std::size_t count() const { return count_; }
     // Empty when the guard is intact; otherwise a message saying how far past the end the first
     // write landed.

@@ -56,6 +56,12 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
                      const std::vector<std::string>& wrapper = {}, const std::vector<std::string>& env = {},
                      const std::vector<std::string>& oclgrind_options = {});
 
+// The same for a graded test whose runner is sandboxed (the grader): the checker runs as it is,
+// with WORKBOOK_SMALL=1, and only its runner under `runner_wrapper` and then Oclgrind (through
+// WORKBOOK_RUNNER_WRAPPER, runner.hpp).
+Result check_runner(const std::string& checker, std::chrono::seconds timeout,
+                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env);
+
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
 std::vector<Report> parse(const std::string& output);
 

@@ -1,5 +1,4 @@
-// Grading matmul rungs (see testing.hpp).
-#include "workbook/matmul_run.hpp"
+// Grading matmul rungs, the checker's side (see testing.hpp).
 #include "workbook/testing.hpp"
 
 #include <doctest/doctest.h>
@@ -19,22 +18,21 @@ std::vector<int> matmul_sizes(const matmul::Rung& rung) {
 }
 
 void check_matmul_kernel(const matmul::Rung& rung) {
-    auto& dev = device();
-    cl::Kernel kernel = matmul::build_rung(dev.context, rung);
     for (const int n : matmul_sizes(rung)) {
         const std::size_t elements = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
         auto r = rng("matmul", static_cast<std::uint64_t>(n));
         const auto a = r.uniform_vector(elements), b = r.uniform_vector(elements);
-        const cl::Buffer a_buffer = padded_input(a), b_buffer = padded_input(b);
-        const DeviceOutput c(elements);
-
-        const matmul::Launch launch = rung.launch(dev.choice.device, kernel, n);
-        matmul::enqueue(dev.queue, kernel, n, a_buffer, b_buffer, c.buffer(), launch);
-        std::string guard;
-        const auto got = c.read(guard);
+        Output c(elements);
+        runner::Message request;
+        request.numbers["n"] = n;
+        request.arrays["a"] = padded(a);
+        request.arrays["b"] = padded(b);
+        request.arrays["c"] = c.initial();
+        const auto reply = call("matmul", std::move(request));
+        const std::string guard = c.take(reply.array("c", c.whole()));
         const auto result =
-            compare(matmul::reference(n, a, b), got, matmul::tolerance(n), matmul::magnitude(n, a, b));
-        const std::string what = fmt::format("mmul with N = {} ({})", n, launch.describe());
+            compare(matmul::reference(n, a, b), c.values(), matmul::tolerance(n), matmul::magnitude(n, a, b));
+        const std::string what = fmt::format("mmul with N = {} ({})", n, reply.str("launch"));
         CHECK_MESSAGE(guard.empty(), fmt::format("{}: {} ({})", what, guard, repeat_hint()));
         CHECK_MESSAGE(result.ok(), fmt::format("{}: {} ({})", what, matmul::describe(n, result), repeat_hint()));
         if (!guard.empty() || !result.ok()) return;  // one clear failure beats a screenful

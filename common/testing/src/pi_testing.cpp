@@ -1,7 +1,5 @@
-// Grading pi kernels (see testing.hpp).
-#include "workbook/launch.hpp"
+// Grading pi kernels, the checker's side (see testing.hpp).
 #include "workbook/pi.hpp"
-#include "workbook/program.hpp"
 #include "workbook/testing.hpp"
 
 #include <doctest/doctest.h>
@@ -13,10 +11,12 @@
 namespace workbook::testing {
 
 void check_pi_kernel(const std::string& file, const std::string& kernel_name, const std::vector<int>& extra_niters) {
-    auto& dev = device();
-    const cl::Program program = build_program(dev.context, kernel_source(file));
-    cl::Kernel kernel(program, kernel_name.c_str());
-    const std::size_t max_local = work_group_size_1d(kernel, dev.choice.device);
+    runner::Message which;
+    which.text["file"] = file;
+    which.text["kernel"] = kernel_name;
+    const auto max_local = static_cast<std::size_t>(call("kernel_max_local", which).num("max_local"));
+    if (max_local < 1 || max_local > 1u << 20)
+        throw runner::ProtocolError(fmt::format("the runner reported an impossible work-group size {}", max_local));
 
     // Work-groups of one work-item, odd sizes, and the device's largest; several groups so a
     // misplaced partial sum shows; few steps per work-item so the tolerance stays tight.
@@ -27,10 +27,15 @@ void check_pi_kernel(const std::string& file, const std::string& kernel_name, co
 
     for (const auto& launch : shapes) {
         if (launch.local > max_local) continue;
-        const DeviceOutput partial(launch.groups);
-        pi::enqueue(dev.queue, kernel, launch, partial.buffer());
-        std::string guard;
-        const auto got = partial.read(guard);
+        Output partial(launch.groups);
+        runner::Message request = which;
+        request.numbers["local"] = static_cast<double>(launch.local);
+        request.numbers["groups"] = static_cast<double>(launch.groups);
+        request.numbers["niters"] = launch.niters;
+        request.arrays["partial"] = partial.initial();
+        const auto reply = call("pi_kernel", std::move(request));
+        const std::string guard = partial.take(reply.array("partial", partial.whole()));
+        const auto got = partial.values();
         const auto expected = pi::reference_partial_sums(launch);
 
         const std::string what = fmt::format("{} with {}", kernel_name, launch.describe());

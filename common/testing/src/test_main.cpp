@@ -1,5 +1,5 @@
-// The main() of every doctest binary in the workbook: prints the device and the seed first,
-// and teaches doctest to show OpenCL and workbook exceptions by name.
+// The main() of every graded test (a checker, see runner.hpp): prints the device its runner chose
+// and the seed first, and teaches doctest to show OpenCL and workbook exceptions by name.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "workbook/errors.hpp"
 #include "workbook/random.hpp"
@@ -18,9 +18,8 @@ namespace {
 
 // Evidence for the auto-checker, which ignores what a test prints and its exit status alone:
 // with WORKBOOK_EVIDENCE_FILE and WORKBOOK_EVIDENCE_NONCE set, the verdict of every test case
-// and the run's totals are written there at the end of the run, under the nonce. The nonce is
-// taken out of the environment before any test runs, so the student's code (which runs inside
-// the tests) cannot read it there; a student program that exits early leaves no evidence.
+// and the run's totals are written there at the end of the run, under the nonce. This process
+// runs none of the student's code (the runner does, and never sees these variables).
 struct Evidence {
     std::string file, nonce;
     std::vector<std::string> cases;
@@ -83,13 +82,16 @@ REGISTER_EXCEPTION_TRANSLATOR(const cl::Error& e) {
 int main(int argc, char** argv) {
     take_evidence_settings();
     doctest::Context context(argc, argv);
-    try {
-        std::cout << "Device: " << workbook::testing::device().choice.describe() << "\n"
-                  << "Random " << workbook::seed_banner(workbook::session_seed()) << "\n";
-    } catch (...) {
-        // Tests that need the device fail with this same message; the others still run.
-        std::cout << workbook::describe_exception(std::current_exception()) << "\n";
+    if (workbook::runner::configured()) {
+        try {
+            std::cout << "Device: " << workbook::runner::client().device_description() << "\n";
+        } catch (...) {
+            // Tests that need the device fail with this same message; the others still run.
+            std::cout << "The runner could not start: " << workbook::describe_exception(std::current_exception())
+                      << "\n";
+        }
     }
+    std::cout << "Random " << workbook::seed_banner(workbook::session_seed()) << "\n";
     std::cout << std::flush;
     const int status = context.run();
     // Leave without destroying the static OpenCL objects: some implementations (Oclgrind 21.10)

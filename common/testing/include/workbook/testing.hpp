@@ -1,29 +1,23 @@
-// What graded tests share: the device (chosen from WORKBOOK_* variables, printed once), seeded
-// inputs, the awkward sizes, device outputs that are poisoned and guarded, launches whose global
-// size overshoots the data on purpose, and the graders for vector-sum kernels and host code.
+// What graded tests share. A graded test is the *checker* (runner.hpp): it draws seeded inputs
+// at the awkward sizes, poisons outputs and puts guard bands after them, sends them to the runner
+// (the process that runs the student's code on the device), and compares what comes back with its
+// own references. It never runs a kernel itself, nor links the student's code.
 #pragma once
 
 #include "workbook/check.hpp"
-#include "workbook/cl.hpp"
-#include "workbook/device.hpp"
 #include "workbook/matmul.hpp"
 #include "workbook/random.hpp"
+#include "workbook/runner.hpp"
 
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace workbook::testing {
 
-struct TestDevice {
-    DeviceChoice choice;
-    cl::Context context;
-    cl::CommandQueue queue;  // in order, profiling on
-};
-
-// Chosen on first use from WORKBOOK_PLATFORM / WORKBOOK_DEVICE / WORKBOOK_DEVICE_TYPE.
-TestDevice& device();
+// The runner of this test: one request, one reply (runner.hpp). Errors it reports (a kernel
+// that does not build, an OpenCL error by name, a crash, silence) throw and fail the test case.
+runner::Message call(const std::string& op, runner::Message request);
 
 // A generator for one purpose and size, derived from the session seed.
 Rng rng(std::string_view purpose, std::uint64_t index = 0);
@@ -47,48 +41,41 @@ inline constexpr std::size_t guard_elements = 1024;
 // (WORKBOOK_SMALL=1), whose own bounds check then sees an access one element past the end.
 std::size_t device_slack();
 
-// A read-only device buffer holding `values` followed by device_slack() elements of random junk.
-cl::Buffer padded_input(std::span<const float> values, cl_mem_flags flags = CL_MEM_READ_ONLY);
+// `values` followed by device_slack() elements of random junk: an input as the runner uploads it.
+std::vector<float> padded(std::span<const float> values);
 
-// A device output of `count` NaN-poisoned elements followed by a guard band of device_slack().
-class DeviceOutput {
+// An output of `count` NaN-poisoned elements followed by a guard band of `slack` elements: sent
+// to the runner as initial(), and judged from the copy the runner sends back.
+class Output {
 public:
-    explicit DeviceOutput(std::size_t count, cl_mem_flags flags = CL_MEM_READ_WRITE);
-    const cl::Buffer& buffer() const { return buffer_; }
-    std::size_t count() const { return count_; }
-    // Reads everything back: the `count` values, and sets guard_report (empty when intact).
-    std::vector<float> read(std::string& guard_report) const;
+    explicit Output(std::size_t count, std::size_t slack = device_slack());
+    std::vector<float> initial() const { return {host_.all().begin(), host_.all().end()}; }
+    std::size_t whole() const { return host_.all().size(); }
+    // Takes the runner's copy (the whole buffer); returns the guard report (empty when intact).
+    std::string take(const std::vector<float>& back);
+    std::vector<float> values() { return {host_.values().begin(), host_.values().end()}; }
 
 private:
-    std::size_t count_;
-    cl::Buffer buffer_;
+    GuardedHost host_;
 };
-
-// A 1D launch for `count` items whose global size is deliberately rounded up past count, with a
-// local size the kernel and device accept: a kernel without a bounds check writes past the end.
-struct OvershootingLaunch {
-    std::size_t global = 0;
-    std::size_t local = 0;
-};
-OvershootingLaunch overshooting_launch(const cl::Kernel& kernel, std::size_t count);
 
 // Grades `kernel_name` from the kernel file `file`, a kernel of the shape
 //   kernel(in_0, ..., in_{n-1}, out, const unsigned int count)  with out[i] = in_0[i] + ... + in_{n-1}[i]
 // at every awkward size, with overshooting launches, poisoned outputs and guard bands.
 void check_vector_sum_kernel(const std::string& file, const std::string& kernel_name, std::size_t inputs);
 
-// Grades host code that computes out[i] = in_0[i] + ... on the device: `run` gets the input
-// arrays, a poisoned output with a guard band after it, and the count.
-using VectorSumHost = std::function<void(const std::vector<const float*>& inputs, float* out, std::size_t count)>;
-void check_vector_sum_host(const std::string& what, std::size_t inputs, const VectorSumHost& run);
+// Grades host code that computes out[i] = in_0[i] + ... on the device: the runner's operation
+// `op` (run_vector_sum_host) gets the input arrays, a poisoned output with a guard band after it,
+// and the count.
+void check_vector_sum_host(const std::string& op, std::size_t inputs);
 
 // The sizes a matmul rung is graded at: 1, 17, 100, 257 (none a multiple of 16 or of a
 // work-group size) and 1024, each capped at the rung's max_n (which is then tried itself).
 std::vector<int> matmul_sizes(const matmul::Rung& rung);
 
-// Grades a rung's mmul kernel with its own launch geometry: random non-symmetric A and B (junk
-// after them), C poisoned with NaN and a guard band after it, tolerance relative to Σ|a·b|, the
-// first mismatch reported with its row and column.
+// Grades a rung's mmul kernel with its own launch geometry (the runner's "matmul" operation):
+// random non-symmetric A and B (junk after them), C poisoned with NaN and a guard band after it,
+// tolerance relative to Σ|a·b|, the first mismatch reported with its row and column.
 void check_matmul_kernel(const matmul::Rung& rung);
 
 // Grades a kernel with the pi signature (pi.hpp) from `file`: every partial sum, for launches with

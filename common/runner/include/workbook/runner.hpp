@@ -1,0 +1,98 @@
+// The two roles of a graded test. The *checker* (the test binary: our code only) draws the
+// inputs, computes the references, compares, and alone writes the verdict. The *runner* (a second
+// process that links the student's host code and builds the student's kernels) only turns the
+// inputs it is sent into outputs on the device. They talk over two pipes (the runner's fds 3 and
+// 4; its stdout and stderr stay free for the student's prints), one message each way per call.
+// Nothing the runner sends is trusted: the checker checks sizes, ids and values, and a runner that
+// dies, hangs, floods or answers out of turn fails the case that asked.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace workbook::runner {
+
+// Named fields of three kinds. Accessors throw ProtocolError naming a missing field.
+struct Message {
+    std::map<std::string, std::string> text;
+    std::map<std::string, double> numbers;
+    std::map<std::string, std::vector<float>> arrays;
+
+    const std::string& str(const std::string& key) const;
+    double num(const std::string& key) const;
+    const std::vector<float>& array(const std::string& key) const;
+    // An array that must hold exactly `count` floats (what the checker asked for).
+    const std::vector<float>& array(const std::string& key, std::size_t count) const;
+};
+
+// The runner broke the protocol or failed; the message says how, in the student's terms.
+class ProtocolError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+std::string encode(const Message& m);
+Message decode(std::string_view bytes);  // throws ProtocolError on anything malformed
+
+// Limits the checker holds the runner to.
+inline constexpr std::size_t max_message_bytes = std::size_t{512} << 20;
+
+// ---- checker side --------------------------------------------------------------------------
+
+// The runner process, started on the first call and again after it dies. Which program: the
+// environment's WORKBOOK_RUNNER, else the runner built beside this test (test-NN-x -> runner-NN-x).
+// WORKBOOK_RUNNER_WRAPPER (words separated by the unit separator \x1f) is put in front of it: the
+// grader's sandbox, the race pass's Oclgrind. The runner never sees WORKBOOK_SEED nor any
+// WORKBOOK_EVIDENCE_* variable.
+class Client {
+public:
+    Client();
+    ~Client();
+    Client(const Client&) = delete;
+    Client& operator=(const Client&) = delete;
+
+    // Sends `request` as operation `op`; returns the reply. Throws ProtocolError when the runner
+    // reports an error (its message), dies, stays silent past the time limit, or replies out of
+    // turn. The runner is stopped then, and started afresh by the next call.
+    Message call(const std::string& op, Message request);
+
+    // What the runner reported about its device (its first reply).
+    const std::string& device_description();
+
+    static std::chrono::milliseconds call_timeout();
+
+private:
+    void start();
+    void stop();
+
+    int pid_ = -1, to_runner_ = -1, from_runner_ = -1;
+    std::uint64_t next_id_ = 1;
+    std::string device_;
+};
+
+// The checker's one client.
+Client& client();
+
+// Whether this program has a runner (WORKBOOK_RUNNER is set, or it is a graded test test-*).
+bool configured();
+
+// ---- runner side ---------------------------------------------------------------------------
+
+using Handler = std::function<Message(const Message& request)>;
+
+// Registers an operation. Exercises' runner.cpp files register theirs as static objects.
+struct Operation {
+    Operation(const char* name, Handler handler);
+};
+
+// The main() of every runner: answers requests on fds 3 and 4 until told to stop or the checker
+// goes away. Exceptions in a handler become an error reply with the error's description.
+int serve();
+
+}  // namespace workbook::runner

@@ -1,0 +1,38 @@
+// What runners do for the graded tests (see runner.hpp): the generic operations every runner has
+// (a vector-sum kernel, a pi kernel, a kernel's largest 1D work-group), and the pieces exercises'
+// runner.cpp files put together for their own: a matmul rung, host code that sums vectors.
+//
+// Buffers travel whole: the checker sends each input with its slack of junk and each output
+// poisoned with its guard band after it; the runner copies them to the device as they are and
+// sends the outputs back whole, so the checker alone decides what a wrong value or a write past
+// the end is.
+#pragma once
+
+#include "workbook/matmul.hpp"
+#include "workbook/runner.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace workbook::runner {
+
+// The program built from kernel file `file` (as kernel_source finds it), built once per runner.
+cl::Program program(const std::string& file, const std::string& options = "");
+
+// A device buffer holding `values` (inputs and poisoned outputs alike).
+cl::Buffer buffer_of(const std::vector<float>& values, cl_mem_flags flags = CL_MEM_READ_WRITE);
+
+// The whole buffer back, `count` floats.
+std::vector<float> read_back(const cl::Buffer& buffer, std::size_t count);
+
+// "matmul": request n, arrays a, b (n·n and slack) and c (poisoned, guard band); reply c and the
+// launch's description. The rung decides the geometry on this device.
+Message run_matmul(const matmul::Rung& rung, const Message& request);
+
+// Host code that computes out = in_0 + ... on the device: request count, inputs, arrays in0...
+// and out; reply out.
+using VectorSumHost = std::function<void(const std::vector<const float*>& inputs, float* out, std::size_t count)>;
+Message run_vector_sum_host(const Message& request, const VectorSumHost& run);
+
+}  // namespace workbook::runner

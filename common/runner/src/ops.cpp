@@ -1,0 +1,113 @@
+// The runner's operations for graded tests (see runner_ops.hpp).
+#include "workbook/runner_ops.hpp"
+
+#include "workbook/kernels.hpp"
+#include "workbook/launch.hpp"
+#include "workbook/pi.hpp"
+#include "workbook/program.hpp"
+#include "workbook/runner_device.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace workbook::runner {
+
+cl::Program program(const std::string& file, const std::string& options) {
+    static std::map<std::string, cl::Program> built;
+    const std::string key = file + '\n' + options;
+    if (auto it = built.find(key); it != built.end()) return it->second;
+    auto& dev = device();
+    return built[key] = build_program(dev.context, kernel_source(file), options);
+}
+
+cl::Buffer buffer_of(const std::vector<float>& values, cl_mem_flags flags) {
+    auto& dev = device();
+    cl::Buffer b(dev.context, flags, std::max<std::size_t>(1, values.size()) * sizeof(float));
+    if (!values.empty()) dev.queue.enqueueWriteBuffer(b, CL_TRUE, 0, values.size() * sizeof(float), values.data());
+    return b;
+}
+
+std::vector<float> read_back(const cl::Buffer& buffer, std::size_t count) {
+    std::vector<float> out(count);
+    if (count) device().queue.enqueueReadBuffer(buffer, CL_TRUE, 0, count * sizeof(float), out.data());
+    return out;
+}
+
+namespace {
+
+std::size_t whole(const Message& m, const std::string& key) { return static_cast<std::size_t>(m.num(key)); }
+
+// A kernel of the shape kernel(in_0, ..., in_{n-1}, out, const unsigned int count), launched
+// with a global size deliberately past count.
+const Operation vector_sum_kernel("vector_sum_kernel", [](const Message& r) {
+    auto& dev = device();
+    cl::Kernel kernel(program(r.str("file")), r.str("kernel").c_str());
+    const std::size_t inputs = whole(r, "inputs"), count = whole(r, "count");
+    std::vector<cl::Buffer> in;
+    for (std::size_t k = 0; k < inputs; ++k) in.push_back(buffer_of(r.array(fmt::format("in{}", k)), CL_MEM_READ_ONLY));
+    const auto& initial = r.array("out");
+    const cl::Buffer out = buffer_of(initial);
+    for (std::size_t k = 0; k < inputs; ++k) kernel.setArg(static_cast<cl_uint>(k), in[k]);
+    kernel.setArg(static_cast<cl_uint>(inputs), out);
+    kernel.setArg(static_cast<cl_uint>(inputs + 1), static_cast<cl_uint>(count));
+    const std::size_t local = work_group_size_1d(kernel, dev.choice.device, 64);
+    const std::size_t global = round_up(count + 1, local);  // at least one work-item past the data
+    dev.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local));
+    Message reply;
+    reply.arrays["out"] = read_back(out, initial.size());
+    reply.numbers["global"] = static_cast<double>(global);
+    reply.numbers["local"] = static_cast<double>(local);
+    return reply;
+});
+
+const Operation kernel_max_local("kernel_max_local", [](const Message& r) {
+    cl::Kernel kernel(program(r.str("file")), r.str("kernel").c_str());
+    Message reply;
+    reply.numbers["max_local"] = static_cast<double>(work_group_size_1d(kernel, device().choice.device));
+    return reply;
+});
+
+// A pi kernel (pi.hpp's signature) for one launch shape.
+const Operation pi_kernel("pi_kernel", [](const Message& r) {
+    cl::Kernel kernel(program(r.str("file")), r.str("kernel").c_str());
+    const pi::Launch launch{whole(r, "local"), whole(r, "groups"), static_cast<int>(r.num("niters"))};
+    const auto& initial = r.array("partial");
+    const cl::Buffer partial = buffer_of(initial);
+    pi::enqueue(device().queue, kernel, launch, partial);
+    Message reply;
+    reply.arrays["partial"] = read_back(partial, initial.size());
+    return reply;
+});
+
+}  // namespace
+
+Message run_matmul(const matmul::Rung& rung, const Message& r) {
+    auto& dev = device();
+    cl::Kernel kernel(program(rung.kernel_file, rung.build_options), "mmul");
+    const int n = static_cast<int>(r.num("n"));
+    rung.check_size(n);
+    const cl::Buffer a = buffer_of(r.array("a"), CL_MEM_READ_ONLY), b = buffer_of(r.array("b"), CL_MEM_READ_ONLY);
+    const auto& initial = r.array("c");
+    const cl::Buffer c = buffer_of(initial);
+    const matmul::Launch launch = rung.launch(dev.choice.device, kernel, n);
+    matmul::enqueue(dev.queue, kernel, n, a, b, c, launch);
+    Message reply;
+    reply.arrays["c"] = read_back(c, initial.size());
+    reply.text["launch"] = launch.describe();
+    return reply;
+}
+
+Message run_vector_sum_host(const Message& r, const VectorSumHost& run) {
+    const std::size_t inputs = whole(r, "inputs"), count = whole(r, "count");
+    std::vector<std::vector<float>> in;
+    std::vector<const float*> pointers;
+    for (std::size_t k = 0; k < inputs; ++k) in.push_back(r.array(fmt::format("in{}", k)));
+    for (const auto& v : in) pointers.push_back(v.data());
+    Message reply;
+    auto& out = reply.arrays["out"] = r.array("out");
+    run(pointers, out.data(), count);
+    return reply;
+}
+
+}  // namespace workbook::runner

@@ -1,0 +1,388 @@
+// Messages between checker and runner, and the checker's end of the pipes (see runner.hpp).
+#include "workbook/runner.hpp"
+
+#include "workbook/run_main.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace workbook::runner {
+
+// ---- fields ---------------------------------------------------------------------------------
+
+const std::string& Message::str(const std::string& key) const {
+    const auto it = text.find(key);
+    if (it == text.end()) throw ProtocolError(fmt::format("the message has no text field \"{}\"", key));
+    return it->second;
+}
+
+double Message::num(const std::string& key) const {
+    const auto it = numbers.find(key);
+    if (it == numbers.end()) throw ProtocolError(fmt::format("the message has no number \"{}\"", key));
+    return it->second;
+}
+
+const std::vector<float>& Message::array(const std::string& key) const {
+    const auto it = arrays.find(key);
+    if (it == arrays.end()) throw ProtocolError(fmt::format("the message has no array \"{}\"", key));
+    return it->second;
+}
+
+const std::vector<float>& Message::array(const std::string& key, std::size_t count) const {
+    const auto& a = array(key);
+    if (a.size() != count)
+        throw ProtocolError(fmt::format("the runner returned {} floats for \"{}\", not the {} asked for", a.size(), key,
+                                        count));
+    return a;
+}
+
+// ---- encoding: little-endian lengths, then bytes ----------------------------------------------
+
+namespace {
+
+void put(std::string& out, const void* p, std::size_t n) { out.append(static_cast<const char*>(p), n); }
+void put_u64(std::string& out, std::uint64_t v) { put(out, &v, sizeof v); }
+void put_key(std::string& out, char kind, const std::string& key) {
+    out.push_back(kind);
+    put_u64(out, key.size());
+    out += key;
+}
+
+struct Reader {
+    std::string_view in;
+    std::size_t at = 0;
+    void need(std::size_t n) const {
+        if (n > in.size() - at) throw ProtocolError("a message was cut short or is malformed");
+    }
+    std::uint64_t u64() {
+        need(8);
+        std::uint64_t v;
+        std::memcpy(&v, in.data() + at, 8);
+        at += 8;
+        return v;
+    }
+    std::string bytes(std::uint64_t n) {
+        need(n);
+        std::string s(in.substr(at, n));
+        at += n;
+        return s;
+    }
+};
+
+constexpr std::string_view magic = "WBM1";
+
+}  // namespace
+
+std::string encode(const Message& m) {
+    std::string out(magic);
+    put_u64(out, m.text.size() + m.numbers.size() + m.arrays.size());
+    for (const auto& [k, v] : m.text) put_key(out, 't', k), put_u64(out, v.size()), out += v;
+    for (const auto& [k, v] : m.numbers) put_key(out, 'n', k), put(out, &v, sizeof v);
+    for (const auto& [k, v] : m.arrays) put_key(out, 'a', k), put_u64(out, v.size()), put(out, v.data(), v.size() * 4);
+    return out;
+}
+
+Message decode(std::string_view bytes) {
+    if (bytes.substr(0, magic.size()) != magic) throw ProtocolError("the runner sent something that is not a message");
+    Reader r{bytes, magic.size()};
+    Message m;
+    const std::uint64_t fields = r.u64();
+    if (fields > 4096) throw ProtocolError("a message with too many fields");
+    for (std::uint64_t i = 0; i < fields; ++i) {
+        r.need(1);
+        const char kind = r.in[r.at++];
+        const std::uint64_t key_size = r.u64();
+        if (key_size > 256) throw ProtocolError("a message field name is too long");
+        const std::string key = r.bytes(key_size);
+        if (kind == 't') {
+            m.text[key] = r.bytes(r.u64());
+        } else if (kind == 'n') {
+            r.need(8);
+            double v;
+            std::memcpy(&v, r.in.data() + r.at, 8);
+            r.at += 8;
+            m.numbers[key] = v;
+        } else if (kind == 'a') {
+            const std::uint64_t count = r.u64();
+            if (count > (r.in.size() - r.at) / 4) throw ProtocolError("a message array is longer than its message");
+            std::vector<float> v(count);
+            std::memcpy(v.data(), r.in.data() + r.at, count * 4);
+            r.at += count * 4;
+            m.arrays[key] = std::move(v);
+        } else {
+            throw ProtocolError("a message field of unknown kind");
+        }
+    }
+    if (r.at != r.in.size()) throw ProtocolError("a message has trailing bytes");
+    return m;
+}
+
+// ---- frames on file descriptors ---------------------------------------------------------------
+
+namespace {
+
+void write_all(int fd, const std::string& data) {
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw ProtocolError(fmt::format("the pipe closed ({})", std::strerror(errno)));
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+// Reads exactly n bytes before `deadline` (steady clock), or throws.
+void read_exact(int fd, char* out, std::size_t n, std::chrono::steady_clock::time_point deadline, bool& eof_at_start) {
+    std::size_t done = 0;
+    eof_at_start = false;
+    while (done < n) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) throw ProtocolError("timeout");
+        pollfd p{fd, POLLIN, 0};
+        const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+        if (ready < 0 && errno != EINTR) throw ProtocolError(std::strerror(errno));
+        if (ready <= 0) continue;
+        const ssize_t got = ::read(fd, out + done, n - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            eof_at_start = done == 0;
+            throw ProtocolError("eof");
+        }
+        done += static_cast<std::size_t>(got);
+    }
+}
+
+void send_frame(int fd, const Message& m) {
+    const std::string body = encode(m);
+    std::string frame;
+    put_u64(frame, body.size());
+    write_all(fd, frame + body);
+}
+
+}  // namespace
+
+// ---- the checker's client ---------------------------------------------------------------------
+
+std::chrono::milliseconds Client::call_timeout() {
+    if (const char* v = std::getenv("WORKBOOK_RUNNER_TIMEOUT"); v && std::atoi(v) > 0)
+        return std::chrono::seconds(std::atoi(v));
+    return std::chrono::seconds(120);
+}
+
+Client::Client() = default;
+Client::~Client() { stop(); }
+
+namespace {
+
+std::string runner_program() {
+    if (const char* v = std::getenv("WORKBOOK_RUNNER"); v && *v) return v;
+    // test-NN_name-variant -> runner-NN_name-variant, beside this program.
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    std::string name = self.filename().string();
+    if (ec || name.rfind("test-", 0) != 0)
+        throw ProtocolError("no runner: set WORKBOOK_RUNNER to the runner program of this exercise");
+    return (self.parent_path() / ("runner-" + name.substr(5))).string();
+}
+
+std::vector<std::string> split_wrapper(const char* v) {
+    std::vector<std::string> words;
+    if (!v || !*v) return words;
+    std::string s(v), word;
+    for (char c : s) {
+        if (c == '\x1f') words.push_back(word), word.clear();
+        else word += c;
+    }
+    words.push_back(word);
+    return words;
+}
+
+bool secret(const char* entry) {
+    for (const char* prefix : {"WORKBOOK_SEED=", "WORKBOOK_EVIDENCE_", "WORKBOOK_RUNNER"})
+        if (std::strncmp(entry, prefix, std::strlen(prefix)) == 0) return true;
+    return false;
+}
+
+}  // namespace
+
+void Client::start() {
+    std::signal(SIGPIPE, SIG_IGN);  // a dead runner is an error reply, not the checker's death
+    std::vector<std::string> argv = split_wrapper(std::getenv("WORKBOOK_RUNNER_WRAPPER"));
+    argv.push_back(runner_program());
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    // The runner's environment: ours without the secrets.
+    std::vector<std::string> env_strings;
+    for (char** e = environ; *e; ++e)
+        if (!secret(*e)) env_strings.emplace_back(*e);
+    std::vector<char*> env;
+    for (auto& e : env_strings) env.push_back(e.data());
+    env.push_back(nullptr);
+
+    int requests[2], replies[2];
+    if (::pipe2(requests, O_CLOEXEC) != 0 || ::pipe2(replies, O_CLOEXEC) != 0)
+        throw ProtocolError(fmt::format("cannot create pipes: {}", std::strerror(errno)));
+    const pid_t pid = ::fork();
+    if (pid < 0) throw ProtocolError(fmt::format("cannot start the runner: {}", std::strerror(errno)));
+    if (pid == 0) {
+        // fds 3 and 4, without close-on-exec (dup2 clears it; a same-number dup needs fcntl).
+        int in = ::fcntl(requests[0], F_DUPFD_CLOEXEC, 10), out = ::fcntl(replies[1], F_DUPFD_CLOEXEC, 10);
+        ::dup2(in, 3);
+        ::dup2(out, 4);
+        ::execvpe(args[0], args.data(), env.data());
+        std::fprintf(stderr, "cannot run the runner %s: %s\n", args[0], std::strerror(errno));
+        ::_exit(127);
+    }
+    ::close(requests[0]);
+    ::close(replies[1]);
+    pid_ = pid;
+    to_runner_ = requests[1];
+    from_runner_ = replies[0];
+}
+
+void Client::stop() {
+    if (to_runner_ >= 0) ::close(to_runner_);
+    if (from_runner_ >= 0) ::close(from_runner_);
+    to_runner_ = from_runner_ = -1;
+    if (pid_ > 0) {
+        ::kill(pid_, SIGKILL);
+        while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+    pid_ = -1;
+}
+
+Message Client::call(const std::string& op, Message request) {
+    if (pid_ < 0) start();
+    const std::uint64_t id = next_id_++;
+    request.text["op"] = op;
+    request.numbers["id"] = static_cast<double>(id);
+    const auto deadline = std::chrono::steady_clock::now() + call_timeout();
+    try {
+        send_frame(to_runner_, request);
+        char header[8];
+        bool eof = false;
+        read_exact(from_runner_, header, 8, deadline, eof);
+        std::uint64_t size;
+        std::memcpy(&size, header, 8);
+        if (size > max_message_bytes)
+            throw ProtocolError(fmt::format("the runner sent a reply of {} bytes (at most {} allowed)", size,
+                                            max_message_bytes));
+        std::string body(size, '\0');
+        read_exact(from_runner_, body.data(), size, deadline, eof);
+        Message reply = decode(body);
+        if (reply.numbers.count("id") == 0 || reply.numbers.at("id") != static_cast<double>(id))
+            throw ProtocolError("the runner replied out of turn (a reply to another request, or one it made up)");
+        if (const auto it = reply.text.find("error"); it != reply.text.end()) throw ProtocolError(it->second);
+        return reply;
+    } catch (const ProtocolError& e) {
+        const std::string what = e.what();
+        // Reap it to say how it ended.
+        std::string ending;
+        if (pid_ > 0 && (what == "eof" || what.rfind("the pipe closed", 0) == 0)) {
+            int status = 0;
+            pid_t done = 0;
+            for (int i = 0; i < 50 && (done = ::waitpid(pid_, &status, WNOHANG)) == 0; ++i) ::usleep(20000);
+            if (done == pid_) {
+                ending = WIFSIGNALED(status) ? fmt::format("killed by signal {} ({})", WTERMSIG(status),
+                                                           strsignal(WTERMSIG(status)))
+                                             : fmt::format("exit {}", WEXITSTATUS(status));
+                pid_ = -1;
+            }
+        }
+        stop();
+        if (what == "timeout")
+            throw ProtocolError(fmt::format("the student's code did not answer within {} s ({}); it was stopped",
+                                            call_timeout().count() / 1000, op));
+        if (what == "eof" || what.rfind("the pipe closed", 0) == 0)
+            throw ProtocolError(fmt::format("the student's code ended during {} ({}) before it returned", op,
+                                            ending.empty() ? "it closed its end of the pipe" : ending));
+        throw;
+    }
+}
+
+const std::string& Client::device_description() {
+    if (device_.empty()) device_ = call("hello", {}).str("device");
+    return device_;
+}
+
+Client& client() {
+    static Client c;
+    return c;
+}
+
+bool configured() {
+    if (const char* v = std::getenv("WORKBOOK_RUNNER"); v && *v) return true;
+    std::error_code ec;
+    return std::filesystem::read_symlink("/proc/self/exe", ec).filename().string().rfind("test-", 0) == 0;
+}
+
+// ---- the runner's loop ------------------------------------------------------------------------
+
+namespace {
+
+std::map<std::string, Handler>& operations() {
+    static std::map<std::string, Handler> ops;
+    return ops;
+}
+
+}  // namespace
+
+Operation::Operation(const char* name, Handler handler) { operations()[name] = std::move(handler); }
+
+int serve() {
+    std::signal(SIGPIPE, SIG_IGN);
+    const auto forever = std::chrono::steady_clock::now() + std::chrono::hours(24 * 365);
+    for (;;) {
+        Message request, reply;
+        try {
+            char header[8];
+            bool eof = false;
+            try {
+                read_exact(3, header, 8, forever, eof);
+            } catch (const ProtocolError&) {
+                return 0;  // the checker closed the pipe: done
+            }
+            std::uint64_t size;
+            std::memcpy(&size, header, 8);
+            if (size > max_message_bytes) return 2;
+            std::string body(size, '\0');
+            read_exact(3, body.data(), size, forever, eof);
+            request = decode(body);
+        } catch (const ProtocolError&) {
+            return 2;
+        }
+        try {
+            const auto it = operations().find(request.str("op"));
+            if (it == operations().end())
+                throw ProtocolError(fmt::format("this runner has no operation \"{}\"", request.str("op")));
+            reply = it->second(request);
+        } catch (...) {
+            reply = {};
+            reply.text["error"] = describe_exception(std::current_exception());
+        }
+        reply.numbers["id"] = request.num("id");
+        std::fflush(stdout);
+        std::fflush(stderr);
+        try {
+            send_frame(4, reply);
+        } catch (const ProtocolError&) {
+            return 2;
+        }
+    }
+}
+
+}  // namespace workbook::runner

@@ -1,0 +1,70 @@
+// Exercise 13's runner (see workbook/runner.hpp): drives your enqueue_graph with two user events
+// and reports what it observes between the releases (which commands had started), z, and each
+// command's profiling timestamps. The graded test judges them. Do not edit.
+#include "graph_harness.hpp"
+
+#include "workbook/runner_device.hpp"
+#include "workbook/runner_ops.hpp"
+
+#include <thread>
+
+namespace {
+
+namespace wr = workbook::runner;
+using namespace workbook::ex13;
+
+// Time for a released command to be picked up by the device.
+void settle(cl::CommandQueue& queue) {
+    queue.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+void put_times(wr::Message& m, const std::string& name, const cl::Event& e) {
+    const auto t = workbook::event_times(e);
+    // As text: nanosecond timestamps need all 64 bits.
+    m.text[name + ".queued"] = std::to_string(t.queued);
+    m.text[name + ".submit"] = std::to_string(t.submit);
+    m.text[name + ".start"] = std::to_string(t.start);
+    m.text[name + ".end"] = std::to_string(t.end);
+}
+
+const wr::Operation graph("events_graph", [](const wr::Message& r) {
+    auto& dev = wr::device();
+    static std::string note;
+    static cl::CommandQueue queue = make_graph_queue(dev.context, dev.choice.device, note);
+    const cl::Program program = wr::program("events.cl");
+    static const bool overtakes = overtakes_held_commands(dev.context, queue, program);
+
+    const auto& z_initial = r.array("z");
+    const cl::Buffer x = wr::buffer_of(r.array("x")), y = wr::buffer_of(r.array("y")), z = wr::buffer_of(z_initial);
+    const GraphBuffers buffers{wr::buffer_of(r.array("a"), CL_MEM_READ_ONLY), wr::buffer_of(r.array("b"), CL_MEM_READ_ONLY),
+                               x, y, z, static_cast<cl_uint>(r.num("count"))};
+    cl::UserEvent release_first(dev.context), release_second(dev.context);
+
+    wr::Message m;
+    m.text["note"] = note;
+    m.numbers["overtakes"] = overtakes ? 1 : 0;
+    const GraphEvents e = enqueue_graph_guarded(queue, program, buffers, release_first, release_second);
+    settle(queue);
+    m.numbers["held.first_started"] = has_started(e.first);
+    m.numbers["held.second_started"] = has_started(e.second);
+    m.numbers["held.joined_started"] = has_started(e.joined);
+
+    release_first.setStatus(CL_COMPLETE);
+    e.first.wait();
+    settle(queue);
+    m.numbers["after_first.second_started"] = has_started(e.second);
+    m.numbers["after_first.joined_started"] = has_started(e.joined);
+    m.text["after_first.joined_status"] = status_name(e.joined);
+
+    release_second.setStatus(CL_COMPLETE);
+    e.joined.wait();
+    e.second.wait();
+    m.arrays["z"] = wr::read_back(z, z_initial.size());
+    put_times(m, "first", e.first);
+    put_times(m, "second", e.second);
+    put_times(m, "joined", e.joined);
+    return m;
+});
+
+}  // namespace
