@@ -380,6 +380,8 @@ private:
         s.visible = {fs::absolute(ws_.root()).string(), fs::absolute(ws_.build()).string(), built_from.string()};
         s.hidden = {(ws_.root() / "solutions").string(), (built_from / "solutions").string(), fs::absolute(o_.submissions).string(),
                     fs::absolute(o_.out).string(), (ws_.root() / ".workbook").string(), "/root", "/home"};
+        // The grading config may hold the secret seed.
+        if (!o_.config.empty() && fs::exists(o_.config)) s.hidden_files = {fs::absolute(o_.config).string()};
         return s;
     }
 
@@ -451,6 +453,10 @@ private:
         for (const auto& ex : ws_.course().exercises) dirs.push_back(ex.dir());
         const grading::SubmissionFiles layout(names, dirs);
         p.notes.push_back("layout: " + layout.layout_name());
+        p.notes.push_back(o_.no_sandbox ? "isolation: the runner as its own user, resource limits, an allow-listed environment; "
+                                          "NO namespaces (--no-sandbox)"
+                                        : "isolation: the runner in bubblewrap namespaces, as its own user, resource limits, "
+                                          "an allow-listed environment; the checker outside");
         std::set<std::string> used;
         for (const Exercise* ex : exercises_) {
             const fs::path dir = p.scratch / ex->dir();
@@ -552,7 +558,8 @@ private:
                                               "WORKBOOK_EVIDENCE_FILE=" + evidence.string(),
                                               "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "WORKBOOK_RUNNER=" + runner,
                                               "WORKBOOK_RUNNER_WRAPPER=" + join_words(box.wrapper()),
-                                              fmt::format("WORKBOOK_RUNNER_TIMEOUT={}", limit)};
+                                              // A runner silent for two thirds of the limit fails its case; the rest still count.
+                                              fmt::format("WORKBOOK_RUNNER_TIMEOUT={}", std::max(1, limit * 2 / 3))};
         const auto r = run_process({checker}, std::chrono::seconds(limit), env, 64 * 1024);
         g.output = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : "";
         g.output += cap(redact(r.output), 6000);

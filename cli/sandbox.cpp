@@ -35,11 +35,14 @@ std::vector<std::string> Sandbox::wrapper() const {
         for (const auto& [k, v] : vars) w.push_back(k + "=" + v);
         return w;
     }
-    for (const char* a : {"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+    // bwrap itself starts with an empty environment: its own process (PID 1 inside, whose
+    // /proc/1/environ the runner can read) must not carry the grader's.
+    for (const char* a : {"env", "-i", "/usr/bin/bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
                           "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"})
         w.push_back(a);
     for (const auto& v : visible) w.insert(w.end(), {"--ro-bind", v, v});
     for (const auto& h : hidden) w.insert(w.end(), {"--tmpfs", h});
+    for (const auto& f : hidden_files) w.insert(w.end(), {"--ro-bind", "/dev/null", f});
     for (const auto& r : readable) w.insert(w.end(), {"--ro-bind", r, r});
     w.insert(w.end(), {"--bind", scratch, scratch, "--chdir", scratch});
     for (const auto& [k, v] : vars) w.insert(w.end(), {"--setenv", k, v});

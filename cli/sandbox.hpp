@@ -25,6 +25,7 @@ struct Sandbox {
     // under /tmp (the sandbox's /tmp is private and empty).
     std::vector<std::string> visible;
     std::vector<std::string> hidden;     // folders replaced by empty ones (solutions, submissions, output)
+    std::vector<std::string> hidden_files;  // files replaced by an empty one (the grading config)
     std::vector<std::string> readable;   // read-only binds made after the hiding (this submission)
     SandboxLimits limits;
     bool namespaces = true;              // false: limits only (--no-sandbox, said loudly)

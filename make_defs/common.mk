@@ -46,7 +46,7 @@ WB_BUILD_DIR ?= $(WB_TOP)/build-make
 # --- Flags, as common/CMakeLists.txt gives them -----------------------------------------------
 WB_DEFINES := -DCL_HPP_ENABLE_EXCEPTIONS -DCL_HPP_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) \
   -DCL_HPP_MINIMUM_OPENCL_VERSION=110 -DCL_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) -DFMT_HEADER_ONLY=1
-WB_COMMON_INC := -I$(WB_TOP)/common/include
+WB_COMMON_INC := -I$(WB_TOP)/common/include -I$(WB_TOP)/common/runner/include
 WB_TESTING_INC := -I$(WB_TOP)/common/testing/include
 # Warnings first, so a -Wno-... in CXXFLAGS wins; project includes before CPPFLAGS' -I paths.
 WB_COMPILE = $(CXX) -Wall -Wextra $(CXXFLAGS) $(WB_DEFINES) -MMD -MP
@@ -91,9 +91,13 @@ LIBDIR := $(WB_BUILD_DIR)/common
 OBJ := $(WB_BUILD_DIR)/$(EXERCISE)
 
 COMMON_SRC := $(filter-out $(addprefix $(WB_TOP)/common/src/,$(COMMON_EXCLUDE)), \
-  $(sort $(wildcard $(WB_TOP)/common/src/*.cpp)))
+  $(sort $(wildcard $(WB_TOP)/common/src/*.cpp))) $(WB_TOP)/common/runner/src/protocol.cpp
 TESTING_SRC := $(sort $(wildcard $(WB_TOP)/common/testing/src/*.cpp))
-COMMON_OBJ := $(patsubst $(WB_TOP)/common/src/%.cpp,$(LIBDIR)/src/%.o,$(COMMON_SRC))
+COMMON_OBJ := $(patsubst $(WB_TOP)/common/%.cpp,$(LIBDIR)/%.o,$(COMMON_SRC))
+# What every runner links as objects (their operations register themselves): main(), the device,
+# the generic operations; and this exercise's own operations (runner.cpp) when it has some.
+RUNNER_MAIN_OBJ := $(LIBDIR)/runner/src/runner_main.o $(LIBDIR)/runner/src/ops.o
+RUNNER_OPS_OBJ := $(if $(wildcard runner.cpp),$(OBJ)/runner.o)
 TESTING_OBJ := $(patsubst $(WB_TOP)/common/testing/src/%.cpp,$(LIBDIR)/testing/%.o,$(TESTING_SRC))
 COMMON_LIB := $(LIBDIR)/libworkbook_common.a
 TESTING_LIB := $(LIBDIR)/libworkbook_testing.a
@@ -105,6 +109,10 @@ DEMO := $(BIN)/$(EXERCISE)$(EXE)
 TEST := $(BIN)/test-$(EXERCISE)-starter$(EXE)
 SOLUTION_DEMO := $(BIN)/$(EXERCISE)-solution$(EXE)
 SOLUTION_TEST := $(BIN)/test-$(EXERCISE)-solution$(EXE)
+# A graded test is two programs: the test (the checker) and the runner beside it that runs the
+# student's code (common/runner/include/workbook/runner.hpp).
+RUNNER := $(BIN)/runner-$(EXERCISE)-starter$(EXE)
+SOLUTION_RUNNER := $(BIN)/runner-$(EXERCISE)-solution$(EXE)
 
 # --- Targets ----------------------------------------------------------------------------------
 .PHONY: all run check solution libs clean clean-all
@@ -122,16 +130,16 @@ solution: $(SOLUTION_DEMO) $(SOLUTION_TEST)
 	@echo "$(EXERCISE): solution demo $(call to_top,$(SOLUTION_DEMO)), graded test $(call to_top,$(SOLUTION_TEST))"
 
 # The util layer alone (make_defs/all.mk builds it first, before the exercises in parallel).
-libs: $(COMMON_LIB) $(TESTING_LIB)
+libs: $(COMMON_LIB) $(TESTING_LIB) $(RUNNER_MAIN_OBJ)
 
 clean:
-	rm -rf $(OBJ) $(DEMO) $(TEST) $(SOLUTION_DEMO) $(SOLUTION_TEST)
+	rm -rf $(OBJ) $(DEMO) $(TEST) $(RUNNER) $(SOLUTION_DEMO) $(SOLUTION_TEST) $(SOLUTION_RUNNER)
 
 clean-all:
 	rm -rf $(WB_BUILD_DIR)
 
 # --- The util layer: built once, shared by all exercises --------------------------------------
-$(LIBDIR)/src/%.o: $(WB_TOP)/common/src/%.cpp $(WB_CONFIG)
+$(LIBDIR)/%.o: $(WB_TOP)/common/%.cpp $(WB_CONFIG)
 	$(call say,CXX,$(call to_top,$<))
 	@mkdir -p $(@D)
 	$(Q)$(WB_COMPILE) -DTOML_HEADER_ONLY=1 $(WB_COMMON_INC) $(CPPFLAGS) -c $< -o $@
@@ -156,7 +164,7 @@ $(OBJ)/main.o: main.cpp $(WB_CONFIG)
 	@mkdir -p $(@D)
 	$(Q)$(WB_COMPILE) -I. $(WB_COMMON_INC) $(CPPFLAGS) -c $< -o $@
 
-$(OBJ)/test.o: test.cpp $(WB_CONFIG)
+$(OBJ)/test.o $(OBJ)/runner.o: $(OBJ)/%.o: %.cpp $(WB_CONFIG)
 	$(call say,CXX,$(call to_top,$<))
 	@mkdir -p $(@D)
 	$(Q)$(WB_COMPILE) -I. $(WB_TESTING_INC) $(WB_COMMON_INC) $(CPPFLAGS) -c $< -o $@
@@ -199,12 +207,16 @@ endef
 
 $(DEMO): $(OBJ)/main.o $(STARTER_OBJ) $(COMMON_LIB)
 	$(link_program)
-$(TEST): $(OBJ)/test.o $(STARTER_OBJ) $(TESTING_LIB) $(COMMON_LIB)
+$(TEST): $(OBJ)/test.o $(OBJ)/starter/embedded_kernels.o $(TESTING_LIB) $(COMMON_LIB) | $(RUNNER)
+	$(link_program)
+$(RUNNER): $(RUNNER_MAIN_OBJ) $(RUNNER_OPS_OBJ) $(STARTER_OBJ) $(COMMON_LIB)
 	$(link_program)
 $(SOLUTION_DEMO): $(OBJ)/main.o $(SOLUTION_OBJ) $(COMMON_LIB)
 	$(link_program)
-$(SOLUTION_TEST): $(OBJ)/test.o $(SOLUTION_OBJ) $(TESTING_LIB) $(COMMON_LIB)
+$(SOLUTION_TEST): $(OBJ)/test.o $(OBJ)/solution/embedded_kernels.o $(TESTING_LIB) $(COMMON_LIB) | $(SOLUTION_RUNNER)
+	$(link_program)
+$(SOLUTION_RUNNER): $(RUNNER_MAIN_OBJ) $(RUNNER_OPS_OBJ) $(SOLUTION_OBJ) $(COMMON_LIB)
 	$(link_program)
 
 # Header dependencies the compiler wrote (-MMD -MP).
--include $(wildcard $(OBJ)/*.d $(OBJ)/*/*.d $(LIBDIR)/*/*.d)
+-include $(wildcard $(OBJ)/*.d $(OBJ)/*/*.d $(LIBDIR)/*/*.d $(LIBDIR)/*/*/*.d)

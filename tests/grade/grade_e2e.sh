@@ -45,6 +45,34 @@ echo 'TEST_CASE("always passes") {}' > "$subs/kate/exercises/02_vadd/test.cpp"
 mkdir -p "$subs/liam/exercises/01_device_info"                 # only exercise 01
 cp "$src/solutions/01_device_info/"* "$subs/liam/exercises/01_device_info/"
 
+# Attacks on the verdict itself (the trusted checker: the student's code runs in a separate
+# runner process that never sees the seed, the evidence file or the checker's memory).
+wrong_kernel() { sed -i 's/c\[i\] = a\[i\] + b\[i\];/c[i] = 0.0f;/' "$subs/$1/exercises/02_vadd/vadd.cl"; }
+# A forged verdict: what the old single-process harness accepted, written before main() runs.
+forge='{ const char* f = std::getenv("WORKBOOK_EVIDENCE_FILE"); const char* n = std::getenv("WORKBOOK_EVIDENCE_NONCE"); std::FILE* o = std::fopen(f ? f : "evidence-forged", "w"); if (o) { std::fprintf(o, "evidence %s\ncase ok 02_vadd kernel: c[i] = a[i] + b[i] for awkward sizes, global size past count\ncase ok 02_vadd host: vadd_on_device computes c = a + b on the device\nrun cases=2 failed=0 asserts=24 asserts_failed=0\n", n ? n : "guess"); std::fclose(o); } }'
+solved mallory && wrong_kernel mallory &&                        # static initialiser forges and exits 0
+    printf '\n#include <cstdio>\n#include <cstdlib>\nnamespace { struct Forge { Forge() %s } forge_now; struct Quit { Quit() { std::_Exit(0); } } quit_now; }\n' "$forge" >> "$subs/mallory/exercises/02_vadd/vadd_host.cpp"
+solved nina && wrong_kernel nina &&                              # a destructor/atexit handler forges
+    printf '\n#include <cstdio>\n#include <cstdlib>\nnamespace { void forge_at_exit() %s struct Later { Later() { std::atexit(forge_at_exit); } ~Later() { forge_at_exit(); } } later; }\n' "$forge" >> "$subs/nina/exercises/02_vadd/vadd_host.cpp"
+# Interposition: the student's file defines the comparison the tests use (it links into the
+# runner only; the checker's own copy decides).
+solved olivia && wrong_kernel olivia && cat >> "$subs/olivia/exercises/02_vadd/vadd_host.cpp" <<'CPP'
+#include "workbook/check.hpp"
+namespace workbook {
+Comparison compare(std::span<const float>, std::span<const float>, Tolerance, std::span<const float>) { return {}; }
+}
+CPP
+# Snoops: the environment of its own process and of PID 1, PID 1's command line, the checker's
+# output folder; prints everything into its own output (correct work otherwise).
+solved oscar && inject oscar 'for (const char* f : {"/proc/self/environ", "/proc/1/environ", "/proc/1/cmdline"}) { std::FILE* in = std::fopen(f, "r"); if (!in) continue; for (int ch; (ch = std::fgetc(in)) != EOF;) std::putchar(ch ? ch : 10); std::fclose(in); } std::system("ls -la '"$out"' '"$out"'/evidence; cat /proc/[0-9]*/environ");'
+sed -i '1i #include <cstdio>' "$subs/oscar/exercises/02_vadd/vadd_host.cpp"
+# Answers twice: bytes of its own on the reply pipe (a frame header and junk), then the real reply.
+solved paul && inject paul '{ const char junk[16] = {8, 0, 0, 0, 0, 0, 0, 0, 87, 66, 77, 49, 106, 117, 110, 107}; (void)::write(4, junk, 16); }'
+sed -i '1i #include <unistd.h>' "$subs/paul/exercises/02_vadd/vadd_host.cpp"
+# A kernel that writes far outside its buffers (on PoCL, native code in the runner's process).
+solved rick && sed -i 's/c\[i\] = a\[i\] + b\[i\];/c[i] = a[i] + b[i]; c[i + 40000000] = 1.0f; c[i - 40000000] = 1.0f;/' \
+    "$subs/rick/exercises/02_vadd/vadd.cl"
+
 # Whole copies of the workbook, as a student submits the folder they cloned and worked in: the
 # starters in exercises/, the solutions in solutions/, the CLI's snapshot of the starters in
 # .workbook/ and a build folder. Only exercises/ is the student's (grading/locate.hpp).
@@ -99,7 +127,7 @@ expect_row "s002,bob,0.00,0.00,0.00,3.00" "starters: zero"
 expect_row "carol,carol,1.00,0.00,1.00,3.00" "build failure costs only that exercise"
 expect_row "dave,dave,1.00,1.00,2.00,3.00" "exit(0) early: the runner ended before its reply, the host case fails (the kernel case counts)"
 expect_row "eve,eve,1.00,1.00,2.00,3.00" "a printed fake success counts for nothing (the kernel case counts)"
-expect_row "frank,frank,1.00,0.00,1.00,3.00" "a hang is killed"
+expect_row "frank,frank,1.00,1.00,2.00,3.00" "a hang fails its case (the runner is stopped; the kernel case counts)"
 expect_row "gina,gina,1.00,1.00,2.00,3.00" "a crash in the host case: the kernel case still counts"
 # A fork bomb's 02 score depends on the machine: the harness either finishes its kernel case
 # before the bomb fills the process limit (1.00) or is killed at the time limit (0.00). What
@@ -111,6 +139,20 @@ expect_row "ivy,ivy,1.00,2.00,3.00,3.00" "an output flood is capped (and the wor
 expect_row "jack,jack,1.00,2.00,3.00,3.00" "forged files land nowhere (and the work is right)"
 expect_row "kate,kate,1.00,0.00,1.00,3.00" "a hard-coded kernel fails; the edited test is ignored"
 expect_row "liam,liam,1.00,0.00,1.00,3.00" "a missing exercise"
+
+expect_row "mallory,mallory,1.00,0.00,1.00,3.00" "a static initialiser that forges a verdict and exits: nothing"
+expect_row "nina,nina,1.00,0.00,1.00,3.00" "an atexit/destructor forgery: nothing"
+expect_row "olivia,olivia,1.00,0.00,1.00,3.00" "a student definition of compare() (link-time interposition): nothing"
+expect_row "oscar,oscar,1.00,2.00,3.00,3.00" "snooping finds no secret (and the work is right)"
+expect_row "paul,paul,1.00,1.00,2.00,3.00" "answering twice fails that case"
+expect_row "rick,rick,1.00,0.00,1.00,3.00" "a kernel writing far outside its buffers"
+for who in oscar mallory nina; do
+    grep -q "WORKBOOK_EVIDENCE_\|WORKBOOK_RUNNER\|CTEST_\|IS_SANDBOX" "$out/results/$who.json" &&
+        fail "$who saw the checker's or the grader's environment"
+done
+grep -q "replied out of turn\|not a message\|malformed\|cut short" "$out/results/paul.json" ||
+    fail "paul's double answer is not explained: $(head -c 1500 "$out/results/paul.json")"
+[ -e "$out/evidence-forged" ] && fail "a forged evidence file landed in the output folder"
 
 expect_row "newbie,newbie,0.00,0.00,0.00,3.00" "a whole untouched copy: zero (solutions/, .workbook/, build/ ignored)"
 expect_row "olga,olga,1.00,2.00,3.00,3.00" "a whole copy solved in exercises/: full marks"
@@ -132,7 +174,7 @@ grep -q "ignored (differs from the instructor's copy): exercises/02_vadd/test.cp
     fail "kate's edited test.cpp is not reported"
 grep -q "not submitted" "$out/results/liam.json" || fail "liam's missing exercise is not named"
 grep -q "build failed" "$out/results/carol.json" || fail "carol's build failure is not reported"
-grep -q "timed out" "$out/results/frank.json" || fail "frank's hang is not reported as a timeout"
+grep -q "did not answer within" "$out/results/frank.json" || fail "frank's hang is not reported as a timeout"
 seed=$(sed -n 's/^seed = //p' "$out/secret.toml")
 grep -rq "$seed" "$out/results" && fail "the secret seed leaked into a student's results"
 pgrep -f "sleep 613" >/dev/null && fail "hank's child outlived the sandbox"
