@@ -11,6 +11,7 @@
 #include "workbook/program.hpp"
 #include "workbook/random.hpp"
 #include "workbook/run_main.hpp"
+#include "workbook/runner.hpp"
 #include "workbook/timing.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <fstream>
 #include <random>
@@ -35,21 +37,47 @@ std::string fnv1a(const std::string& s) {
     return fmt::format("{:016x}", h);
 }
 
-// One launch of the submission on fresh buffers; C poisoned with NaN and a guard band after it.
-class Bench {
+// The submission's runner (contest-runner, beside this program): it builds and launches the
+// kernel; this process checks every C and, on CPU devices, keeps the clock.
+class Remote {
 public:
-    Bench(const cl::Context& ctx, const cl::CommandQueue& q, cl::Kernel& k, const Declaration& d)
-        : ctx_(ctx), q_(q), k_(k), d_(d) {}
+    explicit Remote(runner::Client& client, const Declaration& d) : client_(client), d_(d) {}
 
-    // Launches for size n with inputs a, b; returns C (the guard band checked) and the event.
-    std::vector<float> run(int n, const cl::Buffer& a, const cl::Buffer& b, cl::Buffer& c, double* seconds) {
+    // One launch at size n on inputs a and b, C poisoned with NaN and a guard band after it;
+    // returns C (the guard band checked) and the kernel's time: the runner's event on a GPU, this
+    // process's own clock around the launch request on a CPU device (where a kernel is native code
+    // in the runner and could forge what the runner reports).
+    std::vector<float> run(int n, const std::vector<float>& a, const std::vector<float>& b, double* seconds) {
         const std::size_t elems = static_cast<std::size_t>(n) * n;
-        q_.enqueueFillBuffer(c, std::numeric_limits<float>::quiet_NaN(), 0, elems * sizeof(float));
-        q_.enqueueFillBuffer(c, guard_value, elems * sizeof(float), guard * sizeof(float));
-        const cl::Event e = matmul::enqueue(q_, k_, n, a, b, c, launch_geometry(d_, n));
-        std::vector<float> out(elems + guard);
-        q_.enqueueReadBuffer(c, CL_TRUE, 0, out.size() * sizeof(float), out.data());
-        if (seconds) *seconds = event_times(e).run_seconds();
+        std::vector<float> c(elems + guard, std::numeric_limits<float>::quiet_NaN());
+        std::fill(c.begin() + static_cast<std::ptrdiff_t>(elems), c.end(), guard_value);
+        runner::Message up;
+        up.arrays["a"] = a;
+        up.arrays["b"] = b;
+        up.arrays["c"] = std::move(c);
+        client_.call("contest_upload", std::move(up));
+        const matmul::Launch g = launch_geometry(d_, n);
+        runner::Message go;
+        go.numbers["n"] = n;
+        auto put = [&](const char* prefix, const cl::NDRange& r) {
+            go.numbers[fmt::format("{}dims", prefix)] = static_cast<double>(r.dimensions());
+            for (cl_uint i = 0; i < r.dimensions(); ++i) go.numbers[fmt::format("{}{}", prefix, i)] = static_cast<double>(r.get()[i]);
+        };
+        put("g", g.global);
+        put("l", g.local);
+        go.numbers["locals"] = static_cast<double>(g.local_floats.size());
+        for (std::size_t i = 0; i < g.local_floats.size(); ++i) go.numbers[fmt::format("lf{}", i)] = static_cast<double>(g.local_floats[i]);
+        const Stopwatch clock;
+        client_.call("contest_launch", std::move(go));
+        const double wall = clock.seconds();
+        const auto back = client_.call("contest_download", {});
+        std::vector<float> out = back.array("c", elems + guard);
+        const double event = back.num("event_s");
+        if (seconds) {
+            if (!(event > 0 && event <= wall)) // a device clock outside what we saw is not believed
+                throw Error(fmt::format("the device reported {} s for a launch that took {} s here", event, wall));
+            *seconds = cpu_device ? wall : event;
+        }
         for (std::size_t i = elems; i < out.size(); ++i)
             if (std::memcmp(&out[i], &guard_value, sizeof(float)) != 0)
                 throw Error(fmt::format("wrote past the end of C (element {} after it) at N = {}", i - elems + 1, n));
@@ -57,19 +85,11 @@ public:
         return out;
     }
 
-    cl::Buffer input(const std::vector<float>& v) {
-        return cl::Buffer(ctx_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(float),
-                          const_cast<float*>(v.data()));
-    }
-    cl::Buffer output(int n) {
-        return cl::Buffer(ctx_, CL_MEM_READ_WRITE, (static_cast<std::size_t>(n) * n + guard) * sizeof(float));
-    }
+    bool cpu_device = true;
 
 private:
     static constexpr float guard_value = 1234.5f;
-    const cl::Context& ctx_;
-    const cl::CommandQueue& q_;
-    cl::Kernel& k_;
+    runner::Client& client_;
     const Declaration& d_;
 };
 
@@ -121,24 +141,25 @@ int run_one(const RunOneOptions& o) {
     const std::string source = read_file_or_empty(o.kernel_file);  // missing: the declaration check says so
     try {
         const Declaration d = parse_declaration(source);
-        const DeviceChoice choice = select_device(DeviceQuery::from_environment());
-        cl::Context ctx(choice.device);
-        cl::CommandQueue q(ctx, choice.device, CL_QUEUE_PROFILING_ENABLE);
-        cl::Program program;
-        try {
-            // The race pass names the real file, so Oclgrind's reports can quote its lines.
-            const std::string path = o.race_pass ? o.kernel_file : std::string("submission.cl");
-            program = build_program(ctx, KernelSource{"submission.cl", path, source}, d.options);
-        } catch (const BuildError& e) {
-            return reject(std::string("does not compile: ") + e.what());
-        }
-        cl::Kernel kernel(program, "mmul");
-        const auto args = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+        // The runner, beside this program; the race pass runs this checker under Oclgrind, whose
+        // preload the runner inherits.
+        const auto self = std::filesystem::read_symlink("/proc/self/exe");
+        runner::Client client({(self.parent_path() / "contest-runner").string()});
+        runner::Message build;
+        // The race pass names the real file, so Oclgrind's reports can quote its lines.
+        build.text["path"] = o.race_pass ? o.kernel_file : std::string("submission.cl");
+        build.text["source"] = source;
+        build.text["options"] = d.options;
+        const auto built = client.call("contest_build", build);
+        if (const auto e = built.text.find("build_error"); e != built.text.end())
+            return reject("does not compile: " + e->second);
+        const auto args = static_cast<std::size_t>(built.num("args"));
         if (args != 4 + d.local_floats.size())
             return reject(fmt::format("mmul takes {} arguments, but the declaration gives N, A, B, C and {} local "
                                       "buffer(s)",
                                       args, d.local_floats.size()));
-        Bench bench(ctx, q, kernel, d);
+        Remote bench(client, d);
+        bench.cpu_device = built.str("device_type") == "cpu";
 
         // Sizes: public, secret (drawn now, never shown before the run), and the ranking size.
         std::random_device rd;
@@ -154,9 +175,7 @@ int run_one(const RunOneOptions& o) {
             Rng r(gen());
             const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n);
             const auto b = r.uniform_vector(static_cast<std::size_t>(n) * n);
-            auto ab = bench.input(a), bb = bench.input(b);
-            auto cb = bench.output(n);
-            const auto c = bench.run(n, ab, bb, cb, nullptr);
+            const auto c = bench.run(n, a, b, nullptr);
             const auto expected = matmul::reference(n, a, b);
             const auto cmp = compare(expected, c, matmul::tolerance(n), matmul::magnitude(n, a, b));
             if (!cmp.ok()) return reject(fmt::format("wrong at N = {}: {}", n, matmul::describe(n, cmp)));
@@ -166,32 +185,25 @@ int run_one(const RunOneOptions& o) {
             return exit_ok;
         }
 
-        // Timing at the ranking size: three input sets in turn, C poisoned before every launch,
-        // every launch's C sampled and scanned.
+        // Timing at the ranking size: every launch on inputs it has never seen (drawn and sent
+        // before its clock starts), C poisoned before it, and its C sampled and scanned after.
         const int n = o.n;
-        std::vector<std::vector<float>> as, bs;
-        std::vector<cl::Buffer> abuf, bbuf;
-        for (int s = 0; s < 3; ++s) {
-            Rng r(gen());
-            as.push_back(r.uniform_vector(static_cast<std::size_t>(n) * n));
-            bs.push_back(r.uniform_vector(static_cast<std::size_t>(n) * n));
-            abuf.push_back(bench.input(as.back()));
-            bbuf.push_back(bench.input(bs.back()));
-        }
-        auto cb = bench.output(n);
         std::vector<double> times;
         for (int i = 0; i < o.warmups + o.repeats; ++i) {
-            const int s = i % 3;
+            Rng r(gen());
+            const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n);
+            const auto b = r.uniform_vector(static_cast<std::size_t>(n) * n);
             double t = 0;
-            const auto c = bench.run(n, abuf[s], bbuf[s], cb, &t);
-            check_sample(n, as[s], bs[s], c, gen, fmt::format("timed launch {} at N = {}", i + 1, n));
+            const auto c = bench.run(n, a, b, &t);
+            check_sample(n, a, b, c, gen, fmt::format("timed launch {} at N = {}", i + 1, n));
             if (i >= o.warmups) times.push_back(t);
         }
         std::sort(times.begin(), times.end());
         const double median = times[times.size() / 2];
         verdict << "result=ok\n"
-                << "device=" << one_line(choice.platform_name + " / " + choice.device_name) << "\n"
-                << "driver=" << one_line(choice.device.getInfo<CL_DRIVER_VERSION>()) << "\n"
+                << "device=" << one_line(built.str("device")) << "\n"
+                << "driver=" << one_line(built.str("driver")) << "\n"
+                << "clock=" << (bench.cpu_device ? "judge" : "device") << "\n"
                 << "n=" << n << "\nmedian_s=" << fmt::format("{:.9g}", median) << "\nmin_s="
                 << fmt::format("{:.9g}", times.front()) << "\nmax_s=" << fmt::format("{:.9g}", times.back())
                 << "\ngflops=" << fmt::format("{:.6g}", matmul::gflops(n, median)) << "\nrepeats=" << times.size()

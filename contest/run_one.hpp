@@ -1,7 +1,7 @@
-// The judge's child process (`workbook contest run-one`): builds one submission, checks it at
-// the public sizes, at secret sizes drawn now and at the ranking size, then times it; writes
-// the verdict as key=value lines for judge_next(). Only our host code runs here; the student's
-// code is the kernel, on the device.
+// The judge's checker (`workbook contest run-one`): checks one submission at the public sizes, at
+// secret sizes drawn now and at the ranking size, then times it on fresh inputs for every launch,
+// and writes the verdict as key=value lines for judge_next(). The kernel is built and launched by
+// a runner process (contest-runner, contest/runner_ops.cpp); no kernel runs in this one.
 #pragma once
 
 #include <string>

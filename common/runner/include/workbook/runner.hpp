@@ -52,7 +52,8 @@ inline constexpr std::size_t max_message_bytes = std::size_t{512} << 20;
 // WORKBOOK_EVIDENCE_* variable.
 class Client {
 public:
-    Client();
+    // `command`: the runner's command line; empty for the default above.
+    explicit Client(std::vector<std::string> command = {});
     ~Client();
     Client(const Client&) = delete;
     Client& operator=(const Client&) = delete;
@@ -71,6 +72,7 @@ private:
     void start();
     void stop();
 
+    std::vector<std::string> command_;
     int pid_ = -1, to_runner_ = -1, from_runner_ = -1;
     std::uint64_t next_id_ = 1;
     std::string device_;
