@@ -31,6 +31,9 @@
 #include <sstream>
 #include <thread>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace workbook::cli {
 
 using json = nlohmann::json;
@@ -264,9 +267,16 @@ public:
             if (o_.only.empty() || std::find(o_.only.begin(), o_.only.end(), ex.id) != o_.only.end())
                 exercises_.push_back(&ex);
         if (exercises_.empty()) throw Error("--only matches no exercise (give ids such as 02)");
+        // Everything the grader writes is its own (0600, 0700) unless made otherwise below: without
+        // namespaces the runner, another user, must read none of it (results, evidence, the seed).
+        ::umask(077);
         read_config();
         check_sandbox();
-        fs::create_directories(o_.out);
+        fs::create_directories(o_.out / "work");
+        // The runners' users reach their scratch folders under work/ and can list nothing on the way.
+        const auto pass_through = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;
+        fs::permissions(o_.out, pass_through);
+        fs::permissions(o_.out / "work", pass_through);
         const auto subs = find_submissions(o_.submissions, o_.roster);
         load_journal();
         std::vector<const Submission*> todo;
@@ -321,15 +331,25 @@ private:
         return it != weights_.end() ? it->second : ex.weight;
     }
 
+    static constexpr fs::perms readable_by_all =
+        fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read;
+
     void check_sandbox() {
         const std::string problem = sandbox_problem();
         if (!problem.empty() && !o_.no_sandbox)
             throw Error(fmt::format("the sandbox cannot run: {}.\nFix that, or pass --no-sandbox to grade with "
                                     "resource limits only (NOT safe against hostile code).",
                                     problem));
-        if (o_.no_sandbox)
-            fmt::print(stderr, "WARNING: --no-sandbox: student code runs with resource limits but WITHOUT namespaces: "
-                               "it can read other submissions and the solutions, and reach the network.\n");
+        if (o_.no_sandbox) {
+            fmt::print(stderr, "WARNING: --no-sandbox: student code runs as its own user with resource limits but "
+                               "WITHOUT namespaces: it can reach the network and read whatever other users may read.\n");
+            // The checker still decides every verdict; what the runner could read is the file system's business.
+            for (const fs::path& dir : {ws_.root() / "solutions", build_source_dir() / "solutions", o_.submissions})
+                if (fs::exists(dir) && (fs::status(dir).permissions() & fs::perms::others_read) != fs::perms::none)
+                    fmt::print(stderr, "WARNING: {} is readable by other users, so student code can read it here: "
+                                       "chmod -R o-rwx {}\n",
+                               dir.string(), dir.string());
+        }
     }
 
     fs::path journal() const { return o_.out / "journal.jsonl"; }
@@ -427,12 +447,23 @@ private:
         p.scratch = fs::absolute(o_.out / "work" / s.name);
         remove_scratch(p.scratch);
         fs::create_directories(p.scratch / "src");
-        fs::permissions(p.scratch, fs::perms::all);
+        // The submission's own user alone may enter its scratch folder.
+        fs::permissions(p.scratch, fs::perms::owner_all);
+        if (::chown(p.scratch.c_str(), static_cast<uid_t>(p.uid), static_cast<gid_t>(p.uid)) != 0)
+            throw Error(fmt::format("cannot give {} to user {}: {}", p.scratch.string(), p.uid, std::strerror(errno)));
         fs::permissions(p.scratch / "src", fs::perms::all);
         const fs::path src = p.scratch / "src";
         Sandbox box = sandbox_for(p.scratch, p.uid);
         box.readable = {fs::absolute(s.path).string()};
-        const std::string from = fs::absolute(s.path).string();
+        std::string from = fs::absolute(s.path).string();
+        if (o_.no_sandbox) {
+            // Without namespaces the submissions folder stays unreadable to the students' users: the
+            // grader hands each its own copy (links copied as links, never followed).
+            const fs::path copy = p.scratch / ("upload-" + s.path.filename().string());
+            fs::copy(s.path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+            run_process({"chown", "-R", "--no-dereference", fmt::format("{}:{}", p.uid, p.uid), copy.string()}, 60s);
+            from = copy.string();
+        }
         std::vector<std::string> unpack;
         if (fs::is_directory(s.path)) unpack = {"cp", "-r", "--no-preserve=mode", from + "/.", src.string()};
         else if (s.path.extension() == ".zip") unpack = {"unzip", "-q", "-o", from, "-d", src.string()};
@@ -472,13 +503,17 @@ private:
                 graded += found.explain() + "\n";
                 used.insert(found.path);
                 fs::copy_file(src / found.path, dir / f, fs::copy_options::overwrite_existing);
+                fs::permissions(dir / f, readable_by_all);
             }
             p.graded_from[ex->id] = graded;
             // The exercise's other kernels, from the instructor's tree.
             for (const auto& k : ex->kernels)
                 if (std::find(ex->edit.begin(), ex->edit.end(), k) == ex->edit.end())
+                {
                     fs::copy_file(ws_.exercise_dir(*ex) / k, dir / fs::path(k).filename(),
                                   fs::copy_options::overwrite_existing);
+                    fs::permissions(dir / fs::path(k).filename(), readable_by_all);
+                }
         }
         // Anything else that differs from the instructor's copy is ignored, and said so.
         for (const auto& c : files) {
@@ -612,7 +647,9 @@ private:
                 for (std::size_t i; (i = next++) < todo.size();) {
                     Prepared p;
                     try {
-                        p = prepare(*todo[i], commands, 200000 + static_cast<int>(i));
+                        // A user per submission, and a range per grading run: two runs at once (two courses on
+                        // one machine) must not share a user, whose process limit one fork bomb fills.
+                        p = prepare(*todo[i], commands, 200000 + (::getpid() % 1000) * 10000 + static_cast<int>(i % 10000));
                     } catch (const std::exception& e) {
                         for (const Exercise* ex : exercises_) p.problem[ex->id] = std::string("build failed: ") + e.what();
                     }
