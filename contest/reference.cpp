@@ -21,9 +21,10 @@ namespace {
 ReferenceParams cpu_params(int vw, int mr, int rb, int kc) {
     return {true, {{"VW", vw}, {"MR", mr}, {"RB", rb}, {"KC", kc}}};
 }
-ReferenceParams gpu_params(int tsm, int tsn, int tsk, int wptm, int wptn, int pada = 4, int swz = 1) {
+ReferenceParams gpu_params(int tsm, int tsn, int tsk, int wptm, int wptn, int pada = 4, int swz = 1, int pref = 0) {
     return {false,
-            {{"TSM", tsm}, {"TSN", tsn}, {"TSK", tsk}, {"WPTM", wptm}, {"WPTN", wptn}, {"PADA", pada}, {"SWZ", swz}}};
+            {{"TSM", tsm}, {"TSN", tsn}, {"TSK", tsk}, {"WPTM", wptm}, {"WPTN", wptn}, {"PADA", pada}, {"SWZ", swz},
+             {"PREF", pref}}};
 }
 
 // Which source suits the device; WORKBOOK_REFERENCE_KERNEL=gpu or cpu overrides it (the tests run
@@ -50,7 +51,7 @@ ReferenceParams cpu_default(const cl::Device& d) {
 // work-group limit and local memory.
 std::string unfit(const cl::Device& d, const ReferenceParams& p) {
     for (const auto& [k, v] : p.values)
-        if (v < (k == "PADA" ? 0 : 1)) return fmt::format("{}={} is out of range", k, v);
+        if (v < (k == "PADA" || k == "PREF" ? 0 : 1)) return fmt::format("{}={} is out of range", k, v);
     std::size_t group = 1, floats = 0;
     if (p.cpu) {
         if (p.get("VW") != 4 && p.get("VW") != 8 && p.get("VW") != 16) return "VW must be 4, 8 or 16";
@@ -68,8 +69,8 @@ std::string unfit(const cl::Device& d, const ReferenceParams& p) {
     return {};
 }
 
-// The GPU shapes the default chooses among, with what each sustains on a busy compute unit
-// relative to the largest (measured on the H100 at N = 4096, results/h100_tune_sizes.txt): more
+// The GPU shapes the default chooses among, with what each sustains relative to the largest when
+// every compute unit is busy (measured on the H100 at N = 4096, results/h100_tune_sizes.txt): more
 // outputs per work-item mean fewer local-memory reads per multiply-add.
 struct Shape {
     ReferenceParams p;
@@ -77,19 +78,19 @@ struct Shape {
 };
 const std::vector<Shape>& gpu_shapes() {
     static const std::vector<Shape> shapes{
-        {gpu_params(256, 128, 8, 16, 8), 1.00},  // 16x8 per work-item: ~215 registers, 1 group per unit
-        {gpu_params(128, 128, 16, 8, 8), 0.90},  // 8x8: 2 groups per unit
-        {gpu_params(64, 128, 16, 8, 8), 0.75},
-        {gpu_params(64, 64, 16, 4, 4), 0.45},
-        {gpu_params(32, 64, 16, 4, 4), 0.30},
+        {gpu_params(128, 256, 16, 8, 16, 0), 1.00},  // 8x16 per work-item, 1 group per unit; exactly 48 KiB
+        {gpu_params(256, 128, 8, 16, 8), 0.97},      // 16x8, for devices with less local memory
+        {gpu_params(128, 64, 16, 8, 8, 4, 1, 1), 0.95},  // 8x8 in groups of 128: several groups per unit
+        {gpu_params(32, 64, 16, 4, 4), 0.68},        // 4x4: for N so small that nothing else fills the units
     };
     return shapes;
 }
 
-// The GPU default for N: the shape that finishes first when the work-groups run in waves of one
-// per compute unit (a partial last wave costs a whole one; too few groups leave units idle):
-// time ~ ceil(groups / units) * tile area / rate. Large N gets the largest tile, small N smaller
-// tiles so that every unit has work.
+// The GPU default for N: the shape that finishes first when its work-groups are spread over the
+// compute units (CL_DEVICE_MAX_COMPUTE_UNITS): the busiest unit gets ceil(groups / units) of them,
+// so a shape's time goes as tile area * ceil(groups / units) / rate. Large N gets the largest tile
+// unless its last wave is mostly empty (N = 3000: 288 groups are 2.2 waves of 132); small N gets
+// smaller tiles, so that every unit has work.
 ReferenceParams gpu_default(const cl::Device& d, int n) {
     const double units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
     const ReferenceParams* best = nullptr;
@@ -99,7 +100,7 @@ ReferenceParams gpu_default(const cl::Device& d, int n) {
         const int tsm = s.p.get("TSM"), tsn = s.p.get("TSN");
         const double groups = std::ceil(double(n) / tsm) * std::ceil(double(n) / tsn);
         const double time = std::ceil(groups / units) * tsm * tsn / s.rate;
-        if (!best || time < best_time * 0.999) best = &s.p, best_time = time;
+        if (!best || time < best_time) best = &s.p, best_time = time;
     }
     return best ? *best : gpu_params(16, 16, 16, 4, 4);
 }
@@ -172,17 +173,21 @@ std::vector<ReferenceParams> reference_candidates(const cl::Device& device, int 
             add(p);
         return c;
     }
-    // Every shape the default weighs, then variants of the large ones: 8x16 per work-item, TSK 16
-    // (unpadded, to fit 48 KiB), a band swizzle for the L2 cache, 192-row tiles (fewer idle units
-    // in the last wave at N = 3000), and small tiles for small N.
+    // Every shape the default weighs, then other shapes and variants: 8x16 per work-item, TSK 16
+    // (unpadded, to fit 48 KiB), 512-item groups, the band swizzle, fragments read a step ahead,
+    // 192-row tiles (fewer idle units in the last wave at N = 3000), and small tiles for small N.
     for (const auto& s : gpu_shapes()) add(s.p);
     const int units = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
     const auto groups = [&](int tsm, int tsn) { return ((n + tsm - 1) / tsm) * ((n + tsn - 1) / tsn); };
-    for (const auto& p : {gpu_params(128, 256, 8, 8, 16), gpu_params(256, 128, 16, 16, 8, 0),
-                          gpu_params(256, 128, 8, 16, 8, 4, 8), gpu_params(256, 128, 16, 16, 8, 0, 8),
-                          gpu_params(192, 128, 16, 12, 8), gpu_params(128, 128, 8, 8, 8), gpu_params(128, 64, 16, 8, 8),
-                          gpu_params(128, 128, 16, 8, 8, 4, 8), gpu_params(64, 64, 16, 8, 4), gpu_params(64, 32, 16, 4, 4),
-                          gpu_params(32, 32, 16, 4, 4)}) {
+    for (const auto& p : {gpu_params(128, 64, 16, 8, 8), gpu_params(64, 96, 16, 8, 12, 4, 1, 1),
+                          gpu_params(128, 96, 16, 8, 12, 4, 1, 1), gpu_params(96, 128, 16, 12, 8, 4, 1, 1),
+                          gpu_params(256, 128, 8, 16, 8, 4, 1, 1), gpu_params(128, 256, 8, 8, 16),
+                          gpu_params(128, 256, 8, 8, 16, 4, 1, 1), gpu_params(256, 128, 16, 16, 8, 0),
+                          gpu_params(256, 128, 16, 8, 8, 0), gpu_params(128, 256, 16, 8, 16, 0),
+                          gpu_params(256, 128, 8, 16, 8, 4, 8), gpu_params(128, 128, 16, 8, 16, 0),
+                          gpu_params(128, 128, 16, 16, 8, 0), gpu_params(128, 128, 8, 8, 16), gpu_params(64, 256, 16, 8, 16, 0),
+                          gpu_params(128, 128, 16, 8, 8), gpu_params(64, 128, 16, 8, 8), gpu_params(192, 128, 16, 12, 8),
+                          gpu_params(64, 64, 16, 8, 4), gpu_params(64, 64, 16, 4, 4), gpu_params(32, 32, 16, 4, 4)}) {
         // A shape so large that most units would idle, or so small that the groups outnumber the
         // units a hundredfold, is not worth a try.
         const int g = groups(p.get("TSM"), p.get("TSN"));
