@@ -214,7 +214,9 @@ Row reference_row(workbook::Run& run, const mm::Problem& p, const Reference& ref
     fmt::print(stderr, "N = {}: contest reference kernel {} ({})\n", p.n, params.label(), from);
     std::string failure;
     try {
-        Row row = time_rung(run, p, ref, "contest reference (tuned)", contest::reference_rung(params), repeats);
+        const bool tuned = from.rfind("tuned", 0) == 0;
+        Row row = time_rung(run, p, ref, tuned ? "contest reference (tuned)" : "contest reference (default)",
+                            contest::reference_rung(params), repeats);
         if (row.checked_ok || row.note.rfind("unchecked", 0) == 0) {
             row.note += " [" + params.label() + "]";
             return row;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -21,10 +22,11 @@ namespace {
 ReferenceParams cpu_params(int vw, int mr, int rb, int kc) {
     return {true, {{"VW", vw}, {"MR", mr}, {"RB", rb}, {"KC", kc}}};
 }
-ReferenceParams gpu_params(int tsm, int tsn, int tsk, int wptm, int wptn, int pada = 4, int swz = 1, int pref = 0) {
+ReferenceParams gpu_params(int tsm, int tsn, int tsk, int wptm, int wptn, int pada = 4, int swz = 1, int pref = 0,
+                           int ks = 1) {
     return {false,
             {{"TSM", tsm}, {"TSN", tsn}, {"TSK", tsk}, {"WPTM", wptm}, {"WPTN", wptn}, {"PADA", pada}, {"SWZ", swz},
-             {"PREF", pref}}};
+             {"PREF", pref}, {"KS", ks}}};
 }
 
 // Which source suits the device; WORKBOOK_REFERENCE_KERNEL=gpu or cpu overrides it (the tests run
@@ -58,10 +60,14 @@ std::string unfit(const cl::Device& d, const ReferenceParams& p) {
         floats = static_cast<std::size_t>(p.get("KC")) * 2 * p.get("VW");
     } else {
         const int tsm = p.get("TSM"), tsn = p.get("TSN"), tsk = p.get("TSK"), wm = p.get("WPTM"), wn = p.get("WPTN");
-        if (tsm % wm || tsn % wn || wm % 4 || wn % 4 || tsk % 4 || p.get("PADA") % 4) return "tile sizes do not divide";
-        group = static_cast<std::size_t>(tsm / wm) * (tsn / wn);
-        if ((tsm * tsk / 4) % group || (tsk * tsn / 4) % group) return "the tiles are not whole float4s per work-item";
+        const int ks = p.get("KS");
+        if (tsm % wm || tsn % wn || wm % 4 || wn % 4 || tsk % 4 || p.get("PADA") % 4 || tsk % ks)
+            return "tile sizes do not divide";
+        group = static_cast<std::size_t>(tsm / wm) * (tsn / wn) * ks;
+        if ((tsm * tsk / 4) % group || (tsk * tsn / 4) % group || tsm * tsk / 4 < int(group) || tsk * tsn / 4 < int(group))
+            return "the tiles are not whole float4s per work-item";
         floats = 2 * static_cast<std::size_t>(tsk) * (tsm + p.get("PADA") + tsn);
+        if (ks > 1) floats = std::max<std::size_t>(floats, static_cast<std::size_t>(tsm) * tsn);
     }
     if (group > d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>()) return fmt::format("work-group of {} is too large", group);
     if (floats * sizeof(float) > d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>())
@@ -70,7 +76,7 @@ std::string unfit(const cl::Device& d, const ReferenceParams& p) {
 }
 
 // The GPU shapes the default chooses among, with what each sustains relative to the largest when
-// every compute unit is busy (measured on the H100 at N = 4096, results/h100_tune_sizes.txt): more
+// the compute units are full (measured on the H100 at N = 4096, results/h100_tune_sizes.txt): more
 // outputs per work-item mean fewer local-memory reads per multiply-add.
 struct Shape {
     ReferenceParams p;
@@ -78,19 +84,22 @@ struct Shape {
 };
 const std::vector<Shape>& gpu_shapes() {
     static const std::vector<Shape> shapes{
-        {gpu_params(128, 256, 16, 8, 16, 0), 1.00},  // 8x16 per work-item, 1 group per unit; exactly 48 KiB
-        {gpu_params(256, 128, 8, 16, 8), 0.97},      // 16x8, for devices with less local memory
-        {gpu_params(128, 64, 16, 8, 8, 4, 1, 1), 0.95},  // 8x8 in groups of 128: several groups per unit
-        {gpu_params(32, 64, 16, 4, 4), 0.68},        // 4x4: for N so small that nothing else fills the units
+        {gpu_params(128, 256, 16, 8, 16, 0), 1.00},         // 8x16 per work-item, 255 registers; exactly 48 KiB
+        {gpu_params(256, 128, 8, 16, 8), 0.97},             // 16x8, for devices with less local memory
+        {gpu_params(128, 64, 16, 8, 8, 4, 1, 1), 0.94},     // 8x8 in groups of 128: several groups per unit
+        {gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2), 0.85}, // 12x12, split in two along k (N = 1536: 2 groups per unit)
+        {gpu_params(64, 128, 16, 8, 8, 4, 1, 1, 2), 0.85},  // 8x8 split in two along k: 256 work-items per tile
+        {gpu_params(32, 64, 32, 4, 4, 4, 1, 0, 2), 0.64},   // 4x4, split in two: for the smallest N
     };
     return shapes;
 }
 
 // The GPU default for N: the shape that finishes first when its work-groups are spread over the
-// compute units (CL_DEVICE_MAX_COMPUTE_UNITS): the busiest unit gets ceil(groups / units) of them,
-// so a shape's time goes as tile area * ceil(groups / units) / rate. Large N gets the largest tile
-// unless its last wave is mostly empty (N = 3000: 288 groups are 2.2 waves of 132); small N gets
-// smaller tiles, so that every unit has work.
+// compute units (CL_DEVICE_MAX_COMPUTE_UNITS). The busiest unit gets ceil(groups / units) of them,
+// so a shape's time goes as tile area * ceil(groups / units) / rate; and a unit with fewer than 256
+// work-items to switch between cannot hide its latencies, which slows it in proportion. Large N
+// gets the largest tile unless its last wave is mostly empty (N = 3000: 288 groups are 2.2 waves of
+// 132); small N smaller tiles, split along k when there are too few of them to fill the units.
 ReferenceParams gpu_default(const cl::Device& d, int n) {
     const double units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
     const ReferenceParams* best = nullptr;
@@ -98,8 +107,10 @@ ReferenceParams gpu_default(const cl::Device& d, int n) {
     for (const auto& s : gpu_shapes()) {
         if (!unfit(d, s.p).empty()) continue;
         const int tsm = s.p.get("TSM"), tsn = s.p.get("TSN");
-        const double groups = std::ceil(double(n) / tsm) * std::ceil(double(n) / tsn);
-        const double time = std::ceil(groups / units) * tsm * tsn / s.rate;
+        const double items = double(tsm / s.p.get("WPTM")) * (tsn / s.p.get("WPTN")) * s.p.get("KS");
+        const double per_unit = std::ceil(std::ceil(double(n) / tsm) * std::ceil(double(n) / tsn) / units);
+        const double fill = std::min(1.0, per_unit * items / 256);
+        const double time = per_unit * tsm * tsn / (s.rate * fill);
         if (!best || time < best_time) best = &s.p, best_time = time;
     }
     return best ? *best : gpu_params(16, 16, 16, 4, 4);
@@ -179,7 +190,11 @@ std::vector<ReferenceParams> reference_candidates(const cl::Device& device, int 
     for (const auto& s : gpu_shapes()) add(s.p);
     const int units = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
     const auto groups = [&](int tsm, int tsn) { return ((n + tsm - 1) / tsm) * ((n + tsn - 1) / tsn); };
-    for (const auto& p : {gpu_params(128, 64, 16, 8, 8), gpu_params(64, 96, 16, 8, 12, 4, 1, 1),
+    for (const auto& p : {gpu_params(128, 64, 16, 8, 8, 4, 1, 1, 2), gpu_params(96, 96, 16, 12, 12, 4, 1, 1),
+                          gpu_params(32, 64, 16, 4, 4),
+                          gpu_params(64, 64, 16, 8, 8, 4, 1, 1, 4), gpu_params(64, 64, 32, 4, 4, 4, 1, 0, 2),
+                          gpu_params(32, 64, 32, 4, 4, 4, 1, 0, 2), gpu_params(64, 96, 32, 8, 12, 4, 1, 1, 4),
+                          gpu_params(128, 64, 16, 8, 8), gpu_params(64, 96, 16, 8, 12, 4, 1, 1),
                           gpu_params(128, 96, 16, 8, 12, 4, 1, 1), gpu_params(96, 128, 16, 12, 8, 4, 1, 1),
                           gpu_params(256, 128, 8, 16, 8, 4, 1, 1), gpu_params(128, 256, 8, 8, 16),
                           gpu_params(128, 256, 8, 8, 16, 4, 1, 1), gpu_params(256, 128, 16, 16, 8, 0),
@@ -271,8 +286,12 @@ std::string reference_submission(const ReferenceParams& p) {
                            p.get("MR") * p.get("RB"), nr, p.get("KC") * nr);
     } else {
         const int rows = p.get("TSM") / p.get("WPTM"), cols = p.get("TSN") / p.get("WPTN");
-        head = fmt::format("// contest: global = cdiv(N, {}) * {}, cdiv(N, {}) * {}\n// contest: local = {}, {}\n",
-                           p.get("TSN"), cols, p.get("TSM"), rows, cols, rows);
+        const int ks = p.get("KS");
+        head = ks == 1 ? fmt::format("// contest: global = cdiv(N, {}) * {}, cdiv(N, {}) * {}\n// contest: local = {}, {}\n",
+                                     p.get("TSN"), cols, p.get("TSM"), rows, cols, rows)
+                       : fmt::format("// contest: global = cdiv(N, {}) * {}, cdiv(N, {}) * {}, {}\n"
+                                     "// contest: local = {}, {}, {}\n",
+                                     p.get("TSN"), cols, p.get("TSM"), rows, ks, cols, rows, ks);
     }
     head += fmt::format("// contest: options = {}\n", p.options());
     return head + kernel_source(p.cpu ? "reference/mmul_cpu.cl" : "reference/mmul_gpu.cl").text;
