@@ -308,10 +308,14 @@ void dump_binary(workbook::Run& run, const contest::ReferenceParams& p, const st
     std::string name = p.label();
     std::replace(name.begin(), name.end(), ' ', '_');
     std::replace(name.begin(), name.end(), '=', '-');
-    const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-    if (!binaries.empty())
-        std::ofstream(dir + "/" + name + ".bin").write(reinterpret_cast<const char*>(binaries[0].data()),
-                                                        static_cast<std::streamsize>(binaries[0].size()));
+    auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (!binaries.empty()) {
+        // NVIDIA's binary is PTX text ending in a NUL byte, which ptxas refuses: cut it off.
+        auto& b = binaries[0];
+        while (!b.empty() && b.back() == 0) b.pop_back();
+        std::ofstream(dir + "/" + name + ".bin").write(reinterpret_cast<const char*>(b.data()),
+                                                        static_cast<std::streamsize>(b.size()));
+    }
     std::ofstream(dir + "/" + name + ".log") << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(run.choice.device);
 }
 
