@@ -18,10 +18,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
+
+#ifdef __linux__
+#include <unistd.h>
+#endif
 
 #ifdef WORKBOOK_HAVE_OPENBLAS
 #include <cblas.h>
@@ -71,6 +79,30 @@ void openblas_sgemm(int n, const float* a, const float* b, float* c) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
 }
 #endif
+
+// OpenBLAS reads OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE once, when it loads; some machines set
+// them (CORETYPE=Haswell forces the AVX2 kernels on an AVX-512 CPU and halves its speed). For a
+// fair row the bench starts itself again without them, before anything else, unless
+// --keep-openblas-env is given. The OpenBLAS row then names the kernel it ran.
+const char* const openblas_overrides[] = {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"};
+
+void restart_without_openblas_overrides(int argc, char** argv) {
+#if defined(WORKBOOK_HAVE_OPENBLAS) && defined(__linux__)
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--keep-openblas-env") == 0) return;
+    bool set = false;
+    for (const char* name : openblas_overrides) set = set || std::getenv(name) != nullptr;
+    if (!set) return;
+    for (const char* name : openblas_overrides)
+        if (const char* v = std::getenv(name)) fmt::print(stderr, "mmul_bench: unsetting {}={} for OpenBLAS's own choice of kernel\n", name, v);
+    for (const char* name : openblas_overrides) unsetenv(name);
+    execv("/proc/self/exe", argv);
+    fmt::print(stderr, "mmul_bench: could not restart itself ({}); the OpenBLAS row keeps the overrides\n",
+               std::strerror(errno));
+#else
+    (void)argc, (void)argv;
+#endif
+}
 
 Reference make_reference(const mm::Problem& p, int check_max) {
     Reference ref;
@@ -168,14 +200,50 @@ Row cublas_row(int n, int repeats, const std::string& python) {
     return row;
 }
 
+// Which rows a run includes (--rows): by default all of them.
+struct Selection {
+    std::set<std::string> rows{"serial", "ladder", "reference", "openblas", "clblast", "cublas"};
+    bool has(const std::string& r) const { return rows.count(r) != 0; }
+};
+
+// The reference row: the parameters for this device and N (tuned or default). A stored choice
+// that no longer builds or checks is reported and replaced by the default.
+Row reference_row(workbook::Run& run, const mm::Problem& p, const Reference& ref, int repeats) {
+    std::string from;
+    const auto params = contest::reference_params(run.choice.device, p.n, &from);
+    fmt::print(stderr, "N = {}: contest reference kernel {} ({})\n", p.n, params.label(), from);
+    std::string failure;
+    try {
+        const bool tuned = from.rfind("tuned", 0) == 0;
+        Row row = time_rung(run, p, ref, tuned ? "contest reference (tuned)" : "contest reference (default)",
+                            contest::reference_rung(params), repeats);
+        if (row.checked_ok || row.note.rfind("unchecked", 0) == 0) {
+            row.note += " [" + params.label() + "]";
+            return row;
+        }
+        failure = row.note;
+    } catch (const std::exception& e) {
+        failure = e.what();
+    }
+    const auto fallback = contest::default_params(run.choice.device, p.n);
+    if (fallback.values == params.values) throw workbook::Error("the reference kernel failed: " + failure);
+    fmt::print(stderr, "N = {}: the stored choice {} failed ({}); ignored, using the default {}\n", p.n, params.label(),
+               failure.substr(0, 200), fallback.label());
+    Row row = time_rung(run, p, ref, "contest reference (default)", contest::reference_rung(fallback), repeats);
+    row.note += " [" + fallback.label() + "; the stored choice failed]";
+    return row;
+}
+
 std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_max, int check_max,
-                            const contest::ReferenceParams& reference, const std::string& cublas_python) {
+                            const Selection& selection, const std::string& cublas_python) {
     std::vector<Row> rows;
     const mm::Problem p(run, n, run.seed);
     const Reference ref = make_reference(p, check_max);
 
     Row serial{"serial CPU, one core", n};
-    if (n <= serial_max) {
+    if (!selection.has("serial")) {
+        serial.note = "skipped: not in --rows";
+    } else if (n <= serial_max) {
         std::vector<float> c(static_cast<std::size_t>(n) * n);
         // The textbook triple loop, as the serial program of the course: the baseline to beat.
         serial.timing = time_host(1, [&] {
@@ -192,13 +260,14 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
     }
     rows.push_back(serial);
 
-    for (const auto& [name, rung] : ladder()) rows.push_back(time_rung(run, p, ref, name, rung, repeats));
-    // The last rung: the instructor's tuned contest kernel, with this device's parameters.
-    rows.push_back(time_rung(run, p, ref, "contest reference (tuned)", contest::reference_rung(reference), repeats));
+    if (selection.has("ladder"))
+        for (const auto& [name, rung] : ladder()) rows.push_back(time_rung(run, p, ref, name, rung, repeats));
+    // The last rung: the instructor's tuned contest kernel, with this device's parameters for N.
+    if (selection.has("reference")) rows.push_back(reference_row(run, p, ref, repeats));
 
 #ifdef WORKBOOK_HAVE_OPENBLAS
-    {
-        Row row{"OpenBLAS cblas_sgemm (CPU)", n};
+    if (selection.has("openblas")) {
+        Row row{fmt::format("OpenBLAS sgemm ({})", openblas_get_corename()), n};
         row.blas = true;
         std::vector<float> c(static_cast<std::size_t>(n) * n);
         row.timing = time_host(repeats, [&] { openblas_sgemm(n, p.a.data(), p.b.data(), c.data()); });
@@ -207,7 +276,7 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
     }
 #endif
 #ifdef WORKBOOK_HAVE_CLBLAST
-    {
+    if (selection.has("clblast")) {
         Row row{"CLBlast SGEMM (device)", n};
         row.blas = true;
         cl_command_queue queue = run.queue();
@@ -225,7 +294,7 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
         rows.push_back(row);
     }
 #endif
-    if (!cublas_python.empty()) rows.push_back(cublas_row(n, repeats, cublas_python));
+    if (!cublas_python.empty() && selection.has("cublas")) rows.push_back(cublas_row(n, repeats, cublas_python));
     return rows;
 }
 
@@ -239,23 +308,27 @@ void dump_binary(workbook::Run& run, const contest::ReferenceParams& p, const st
     std::string name = p.label();
     std::replace(name.begin(), name.end(), ' ', '_');
     std::replace(name.begin(), name.end(), '=', '-');
-    const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-    if (!binaries.empty())
-        std::ofstream(dir + "/" + name + ".bin").write(reinterpret_cast<const char*>(binaries[0].data()),
-                                                        static_cast<std::streamsize>(binaries[0].size()));
+    auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (!binaries.empty()) {
+        // NVIDIA's binary is PTX text ending in a NUL byte, which ptxas refuses: cut it off.
+        auto& b = binaries[0];
+        while (!b.empty() && b.back() == 0) b.pop_back();
+        std::ofstream(dir + "/" + name + ".bin").write(reinterpret_cast<const char*>(b.data()),
+                                                        static_cast<std::streamsize>(b.size()));
+    }
     std::ofstream(dir + "/" + name + ".log") << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(run.choice.device);
 }
 
 // The tuner: every candidate parameter set of the reference kernel at size n, side by side; the
-// fastest correct one is stored for this device (contest::store_tuning).
-int tune(workbook::Run& run, int n, int repeats, int check_max) {
+// fastest correct one is stored for this device and n's size class (contest::store_tuning).
+void tune(workbook::Run& run, int n, int repeats, int check_max) {
     const mm::Problem p(run, n, run.seed);
     const Reference ref = make_reference(p, check_max);
-    fmt::print("\nTuning the reference kernel at N = {} on {}\n{:<48} {:>10} {:>12}  {}\n", n, run.choice.device_name,
-               "parameters", "GFLOPS", "median", "check");
+    fmt::print("\nTuning the reference kernel at N = {} (size class {}) on {}\n{:<56} {:>10} {:>12}  {}\n", n,
+               contest::size_class(n), run.choice.device_name, "parameters", "GFLOPS", "median", "check");
     std::optional<contest::ReferenceParams> best;
     double best_gflops = 0;
-    for (const auto& candidate : contest::reference_candidates(run.choice.device)) {
+    for (const auto& candidate : contest::reference_candidates(run.choice.device, n)) {
         Row row = [&] {
             try {
                 return time_rung(run, p, ref, candidate.label(), contest::reference_rung(candidate), repeats);
@@ -266,7 +339,7 @@ int tune(workbook::Run& run, int n, int repeats, int check_max) {
             }
         }();
         if (const char* dir = std::getenv("WORKBOOK_DUMP_BINARIES"); dir && *dir) dump_binary(run, candidate, dir);
-        fmt::print("{:<48} {:>10.2f} {:>12}  {}\n", row.name, row.gflops(),
+        fmt::print("{:<56} {:>10.2f} {:>12}  {}\n", row.name, row.gflops(),
                    row.timing ? workbook::format_duration(row.timing->kernel_median) : "-", row.note.substr(0, 120));
         // Only a checked result counts: an unchecked fast candidate could be a wrong one.
         if (row.checked_ok && row.gflops() > best_gflops) best = candidate, best_gflops = row.gflops();
@@ -276,8 +349,9 @@ int tune(workbook::Run& run, int n, int repeats, int check_max) {
                                             : "no result could be checked at this size; nothing stored\n"
                                               "Fix: install libopenblas-dev, or raise --check-max to the tuning size");
     contest::store_tuning(run.choice.device, *best, best_gflops, n);
-    fmt::print("\nbest: {} ({:.2f} GFLOPS), stored in {}\n", best->label(), best_gflops, contest::tuning_file());
-    return workbook::exit_ok;
+    fmt::print("\nbest: {} ({:.2f} GFLOPS), stored for size class {} in {}\n", best->label(), best_gflops,
+               contest::size_class(n), contest::tuning_file());
+    std::fflush(stdout);
 }
 
 void print_table(const std::vector<Row>& rows, int n) {
@@ -305,13 +379,37 @@ void print_table(const std::vector<Row>& rows, int n) {
 
 }  // namespace
 
+// One line per size: the reference kernel against CLBlast and the vendor BLAS rows, the ratios the
+// contest's goals are stated in.
+void print_summary(const std::vector<std::vector<Row>>& runs) {
+    fmt::print("\n{:>6} {:>12} {:>12} {:>12} {:>12} {:>10} {:>10} {:>10}\n", "N", "reference", "CLBlast", "cuBLAS",
+               "OpenBLAS", "/cuBLAS", "/OpenBLAS", "/CLBlast");
+    for (const auto& rows : runs) {
+        double ref = 0, clblast = 0, cublas = 0, openblas = 0;
+        for (const auto& r : rows) {
+            if (!r.timing || !r.checked_ok) continue;
+            if (r.name.rfind("contest reference", 0) == 0) ref = r.gflops();
+            if (r.name.rfind("CLBlast", 0) == 0) clblast = r.gflops();
+            if (r.name.rfind("cuBLAS", 0) == 0) cublas = r.gflops();
+            if (r.name.rfind("OpenBLAS", 0) == 0) openblas = r.gflops();
+        }
+        auto num = [](double x) { return x > 0 ? fmt::format("{:.1f}", x) : std::string("-"); };
+        auto ratio = [&](double x) { return ref > 0 && x > 0 ? fmt::format("{:.3f}x", ref / x) : std::string("-"); };
+        fmt::print("{:>6} {:>12} {:>12} {:>12} {:>12} {:>10} {:>10} {:>10}\n", rows.empty() ? 0 : rows.front().n, num(ref),
+                   num(clblast), num(cublas), num(openblas), ratio(cublas), ratio(openblas), ratio(clblast));
+    }
+}
+
 int main(int argc, char** argv) {
+    restart_without_openblas_overrides(argc, argv);
     workbook::App app("Matmul ladder bench: serial CPU, every rung's solution kernel, OpenBLAS and CLBlast, side by "
                       "side on one device");
     std::vector<int> sizes{1024};
     int repeats = 3, serial_max = 1024, check_max = 1024;
     std::string csv_path = "bench_mmul.csv", svg_path = "bench_mmul.svg", cublas_python;
-    bool tune_only = false;
+    bool tune_only = false, keep_openblas_env = false;
+    std::vector<std::string> rows;
+    Selection selection;
     app.cli().add_option("--sizes", sizes, "matrix orders N to run (default 1024: under two minutes on 2 CPU cores)")
         ->delimiter(',')
         ->check(CLI::Range(1, 16384));
@@ -322,24 +420,33 @@ int main(int argc, char** argv) {
     app.cli().add_option("--csv", csv_path, "where to write the CSV");
     app.cli().add_option("--svg", svg_path, "where to write the chart (largest N)");
     app.cli().add_flag("--tune", tune_only,
-                       "try the reference kernel's candidate parameters at the largest --sizes and store the fastest "
-                       "for this device (WORKBOOK_TUNING_FILE, default ~/.cache/workbook/mmul_tuning.toml)");
+                       "try the reference kernel's candidate parameters at each of --sizes and store the fastest for "
+                       "this device and the size's class (WORKBOOK_TUNING_FILE, default ~/.cache/workbook/mmul_tuning.toml)");
+    app.cli().add_option("--rows", rows, "rows to run: serial, ladder, reference, openblas, clblast, cublas (default all)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"serial", "ladder", "reference", "openblas", "clblast", "cublas"}));
+    app.cli().add_flag("--keep-openblas-env", keep_openblas_env,
+                       "keep OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (by default the bench restarts itself without them)");
     app.cli().add_option("--cublas", cublas_python,
                          "add a cuBLAS row: the Python with PyTorch and CUDA to run scripts/cublas_sgemm.py with");
     return app.run(argc, argv, [&](workbook::Run& run) {
-        if (tune_only) return tune(run, *std::max_element(sizes.begin(), sizes.end()), repeats, check_max);
-        std::string from;
-        const auto params = contest::reference_params(run.choice.device, &from);
-        fmt::print(stderr, "contest reference kernel: {} ({})\n", params.label(), from);
+        if (tune_only) {
+            for (const int n : sizes) tune(run, n, repeats, check_max);
+            return workbook::exit_ok;
+        }
+        if (!rows.empty()) selection.rows = std::set<std::string>(rows.begin(), rows.end());
         std::ofstream csv(csv_path);
         if (!csv) throw workbook::Error(fmt::format("cannot write {}\nFix: give --csv a writable path", csv_path));
         csv << "device,case,n,gflops,median_s,min_s,max_s,repeats,check\n";
         std::vector<Row> last;
+        std::vector<std::vector<Row>> runs;
         bool all_ok = true;
         for (const int n : sizes) {
             fmt::print(stderr, "running N = {} ...\n", n);
-            last = bench_size(run, n, repeats, serial_max, check_max, params, cublas_python);
+            last = bench_size(run, n, repeats, serial_max, check_max, selection, cublas_python);
             print_table(last, n);
+            runs.push_back(last);
+            std::fflush(stdout);
             for (const auto& r : last) {
                 if (r.timing && !r.checked_ok && r.note.rfind("unchecked", 0) != 0) all_ok = false;
                 if (!r.timing) continue;
@@ -353,7 +460,8 @@ int main(int argc, char** argv) {
             if (r.timing) bars.push_back({r.name, r.gflops()});
         std::ofstream(svg_path) << workbook::bench::bar_chart_svg(
             fmt::format("Matmul ladder, N = {}, {}", sizes.back(), run.choice.device_name), "GFLOPS", bars);
-        fmt::print("\ncontest reference kernel: {} ({})\nwrote {} and {}\n", params.label(), from, csv_path, svg_path);
+        print_summary(runs);
+        fmt::print("\nwrote {} and {}\n", csv_path, svg_path);
         return all_ok ? workbook::exit_ok : workbook::exit_wrong_result;
     });
 }

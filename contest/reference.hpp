@@ -3,9 +3,11 @@
 // are build options; this file chooses them for a device and writes the submission, declaration
 // included, that the judge and the bench run.
 //
-// The choice: a result stored by the tuner (`mmul_bench --tune`) for this device and driver, if
-// any; otherwise derived from the device's type, native vector width, local memory and largest
-// work-group. WORKBOOK_REFERENCE_KERNEL=gpu (or cpu) picks the source whatever the device type.
+// The choice depends on the device and on N, through a size class (512, 1024, 1536, 2048, 3072,
+// 4096, 6144, 8192: the nearest on a log scale): a result stored by the tuner (`mmul_bench --tune`)
+// for this device, driver and size class, if any and still valid; otherwise derived from the
+// device's type, native vector width, compute units, local memory and largest work-group, and N.
+// WORKBOOK_REFERENCE_KERNEL=gpu (or cpu) picks the source whatever the device type.
 #pragma once
 
 #include "workbook/cl.hpp"
@@ -30,11 +32,20 @@ std::string tuning_file();
 // The device's key in that file: its name and driver version.
 std::string device_key(const cl::Device& device);
 
-// The parameters for this device (stored tuning first; `from` says which).
+// The size classes the tuner stores, and the one that N belongs to (the nearest on a log scale).
+const std::vector<int>& size_classes();
+int size_class(int n);
+
+// The parameters for this device at size N: the tuner's stored choice for N's size class first,
+// then the untuned default; `from` says which, and why a stored choice was passed over.
+ReferenceParams reference_params(const cl::Device& device, int n, std::string* from = nullptr);
+// The same at the contest judge's default ranking size (JudgeOptions::ranking_n).
 ReferenceParams reference_params(const cl::Device& device, std::string* from = nullptr);
-// What the tuner tries on this device; the first is the untuned choice.
-std::vector<ReferenceParams> reference_candidates(const cl::Device& device);
-// Stores `p` as this device's tuned choice (other devices' entries are kept).
+// The untuned choice for this device and N, from the device's properties alone.
+ReferenceParams default_params(const cl::Device& device, int n);
+// What the tuner tries on this device at size N; the first is the untuned choice.
+std::vector<ReferenceParams> reference_candidates(const cl::Device& device, int n);
+// Stores `p` as this device's tuned choice for N's size class (other entries are kept).
 void store_tuning(const cl::Device& device, const ReferenceParams& p, double gflops, int n);
 
 // The submission: the // contest: declaration for `p`, then the kernel source.

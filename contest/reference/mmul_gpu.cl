@@ -11,61 +11,115 @@
 // Every float4 access goes through a float4 pointer to 16-byte aligned data (local arrays declared
 // aligned; global rows when N is a multiple of 4, from buffers that start aligned): vload4 only
 // promises 4-byte alignment, and NVIDIA's compiler then splits it into four scalar loads, which
-// left this kernel at 29 TFLOPS on the H100 whatever the tile sizes.
+// left this kernel at 29 TFLOPS on the H100 whatever the tile sizes. When N is a multiple of 4,
+// a float4 of a row is either wholly inside the matrix or wholly outside, so edge tiles use the
+// same float4 loads and stores, each with its own bounds test; other N take scalar loads.
 //
-// Parameters (build options, chosen per device by contest/reference.cpp): TSM, TSN, TSK, WPTM,
-// WPTN. WPTM and WPTN are multiples of 4; the work-group is (TSN/WPTN) x (TSM/WPTM) work-items.
+// Parameters (build options, chosen per device and size by contest/reference.cpp): TSM, TSN, TSK,
+// WPTM, WPTN; WPTM and WPTN are multiples of 4; the work-group is (TSN/WPTN) x (TSM/WPTM)
+// work-items. PADA (default 4) pads the rows of transposed A in local memory (spreads its
+// transposed stores over banks; 0 lets a 256 x 128 x 16 tile pair fit in 48 KiB). SWZ (default
+// 1: off) walks the work-groups in bands of SWZ tile rows, so that the groups running at the same
+// time share more tiles of A and B in the L2 cache. PREF (default 0) reads the next step's
+// fragments from local memory before the multiply-adds of this one (register double buffering).
+// KS (default 1) splits each tile's k-steps between KS slices of the work-group (its third
+// dimension), each with its own accumulators, added through local memory at the end: KS times the
+// work-items per tile of C, for sizes whose few tiles would leave a compute unit short of warps.
+#ifndef PADA
+#define PADA 4
+#endif
+#ifndef SWZ
+#define SWZ 1
+#endif
+#ifndef PREF
+#define PREF 0
+#endif
+#ifndef KS
+#define KS 1
+#endif
 #define RTSM (TSM / WPTM)          // work-items along the rows
 #define RTSN (TSN / WPTN)          // work-items along the columns
-#define THREADS (RTSM * RTSN)
-#define LOADS_A (TSM * TSK / 4 / THREADS)  // float4 loads per work-item per A tile
-#define LOADS_B (TSK * TSN / 4 / THREADS)
-#define PAD 4                      // keeps float4 alignment; spreads the transposed stores over banks
-#if LOADS_A * THREADS * 4 != TSM * TSK || LOADS_B * THREADS * 4 != TSK * TSN || WPTM % 4 || WPTN % 4
-#error "tile sizes: each work-item must load whole float4s of both tiles, and WPTM, WPTN be multiples of 4"
+#define THREADS (RTSM * RTSN)     // work-items per slice
+#define LOADERS (THREADS * KS)    // all of them load the tiles
+#define LOADS_A (TSM * TSK / 4 / LOADERS)  // float4 loads per work-item per A tile
+#define LOADS_B (TSK * TSN / 4 / LOADERS)
+#define STEPS (TSK / KS)          // k-steps per slice per tile
+#if LOADS_A < 1 || LOADS_B < 1 || LOADS_A * LOADERS * 4 != TSM * TSK || LOADS_B * LOADERS * 4 != TSK * TSN || \
+    WPTM % 4 || WPTN % 4 || PADA % 4 || STEPS * KS != TSK
+#error "tile sizes: each work-item must load whole float4s of both tiles, WPTM, WPTN, PADA be multiples of 4, KS divide TSK"
 #endif
 
-// A's element (row, k), or 0 outside the matrix.
+// M's element (row, col), or 0 outside the matrix.
 inline float at(__global const float* M, int N, int row, int col) {
     return (row < N && col < N) ? M[row * N + col] : 0.0f;
 }
+inline float4 at4(__global const float* M, int N, int row, int col) {
+    return (float4)(at(M, N, row, col), at(M, N, row, col + 1), at(M, N, row, col + 2), at(M, N, row, col + 3));
+}
 
-__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, KS)))
 void mmul(const int N, __global const float* A, __global const float* B, __global float* C) {
     // 16-byte aligned, so that the float4 accesses below are single vector instructions.
-    __local float As[2][TSK][TSM + PAD] __attribute__((aligned(16)));
-    __local float Bs[2][TSK][TSN + PAD] __attribute__((aligned(16)));
+#if KS == 1
+    __local float As[2][TSK][TSM + PADA] __attribute__((aligned(16)));
+    __local float Bs[2][TSK][TSN] __attribute__((aligned(16)));
+#else
+    // The tiles, and after the last one the slices' partial sums, share one block.
+#define TILE_FLOATS (2 * TSK * (TSM + PADA) + 2 * TSK * TSN)
+    __local float4 shared[(TILE_FLOATS > TSM * TSN ? TILE_FLOATS : TSM * TSN) / 4];
+    __local float(*As)[TSK][TSM + PADA] = (__local float(*)[TSK][TSM + PADA])shared;
+    __local float(*Bs)[TSK][TSN] = (__local float(*)[TSK][TSN])((__local float*)shared + 2 * TSK * (TSM + PADA));
+#endif
 
-    const int tx = get_local_id(0), ty = get_local_id(1);
-    const int tid = ty * RTSN + tx;
-    const int row0 = get_group_id(1) * TSM, col0 = get_group_id(0) * TSN;
-    // float4 global loads need rows that start on 16-byte boundaries and tiles inside the matrix.
+    const int tx = get_local_id(0), ty = get_local_id(1), tz = get_local_id(2);
+    const int tid = (tz * RTSM + ty) * RTSN + tx;
+    int gx = get_group_id(0), gy = get_group_id(1);
+#if SWZ > 1
+    {   // Group number g, in row-major order, takes the tile at row (g mod rows) and column
+        // (g div rows) of its band of `rows` tile rows: consecutive groups go down a column.
+        const int across = get_num_groups(0), g = gy * across + gx;
+        const int first = g / (SWZ * across) * SWZ, rows = min(SWZ, (int)get_num_groups(1) - first);
+        const int l = g - first * across;
+        gy = first + l % rows;
+        gx = l / rows;
+    }
+#endif
+    const int row0 = gy * TSM, col0 = gx * TSN;
+    // float4 global accesses need rows that start on 16-byte boundaries.
     const bool aligned = (N % 4) == 0;
-    const bool inside = aligned && row0 + TSM <= N && col0 + TSN <= N;
 
     float4 ra[LOADS_A], rb[LOADS_B];
     // Work-item i's share of tile t: A rows of TSK/4 float4s, B rows of TSN/4 float4s.
 #define LOAD_TILES(t)                                                                          \
-    _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                                        \
-        const int f = tid + i * THREADS, r = f / (TSK / 4), k = (f % (TSK / 4)) * 4;           \
-        const int gr = row0 + r, gk = (t) * TSK + k;                                           \
-        ra[i] = (inside && gk + 4 <= N) ? *(__global const float4*)(A + gr * N + gk)                           \
-              : (float4)(at(A, N, gr, gk), at(A, N, gr, gk + 1), at(A, N, gr, gk + 2), at(A, N, gr, gk + 3)); \
-    }                                                                                          \
-    _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                      \
-        const int f = tid + i * THREADS, k = f / (TSN / 4), c = (f % (TSN / 4)) * 4;           \
-        const int gk = (t) * TSK + k, gc = col0 + c;                                           \
-        rb[i] = (inside && gk < N) ? *(__global const float4*)(B + gk * N + gc)                                \
-              : (float4)(at(B, N, gk, gc), at(B, N, gk, gc + 1), at(B, N, gk, gc + 2), at(B, N, gk, gc + 3)); \
+    if (aligned) {                                                                             \
+        _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                  \
+            const int f = tid + i * LOADERS, gr = row0 + f / (TSK / 4);                        \
+            const int gk = (t) * TSK + (f % (TSK / 4)) * 4;                                    \
+            ra[i] = (gr < N && gk < N) ? *(__global const float4*)(A + gr * N + gk) : (float4)(0.0f); \
+        }                                                                                      \
+        _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                  \
+            const int f = tid + i * LOADERS, gk = (t) * TSK + f / (TSN / 4);                   \
+            const int gc = col0 + (f % (TSN / 4)) * 4;                                         \
+            rb[i] = (gk < N && gc < N) ? *(__global const float4*)(B + gk * N + gc) : (float4)(0.0f); \
+        }                                                                                      \
+    } else {                                                                                   \
+        _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                  \
+            const int f = tid + i * LOADERS;                                                   \
+            ra[i] = at4(A, N, row0 + f / (TSK / 4), (t) * TSK + (f % (TSK / 4)) * 4);          \
+        }                                                                                      \
+        _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                  \
+            const int f = tid + i * LOADERS;                                                   \
+            rb[i] = at4(B, N, (t) * TSK + f / (TSN / 4), col0 + (f % (TSN / 4)) * 4);          \
+        }                                                                                      \
     }
 #define STORE_TILES(buf)                                                                       \
-    _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                                        \
-        const int f = tid + i * THREADS, r = f / (TSK / 4), k = (f % (TSK / 4)) * 4;           \
+    _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                      \
+        const int f = tid + i * LOADERS, r = f / (TSK / 4), k = (f % (TSK / 4)) * 4;           \
         As[buf][k][r] = ra[i].x; As[buf][k + 1][r] = ra[i].y;                                  \
         As[buf][k + 2][r] = ra[i].z; As[buf][k + 3][r] = ra[i].w;                              \
     }                                                                                          \
     _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                      \
-        const int f = tid + i * THREADS, k = f / (TSN / 4), c = (f % (TSN / 4)) * 4;           \
+        const int f = tid + i * LOADERS, k = f / (TSN / 4), c = (f % (TSN / 4)) * 4;           \
         *(__local float4*)&Bs[buf][k][c] = rb[i];                                              \
     }
 
@@ -83,30 +137,63 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
         const int buf = t & 1;
         if (t + 1 < tiles) { LOAD_TILES(t + 1) }
         // The work-item's rows are ty*4 .. ty*4+3 in each of WPTM/4 bands of RTSM*4 rows (and the
-        // same for columns), so neighbouring work-items read neighbouring float4s.
+        // same for columns), so neighbouring work-items read neighbouring float4s. With PREF, the
+        // fragments of step k+1 are read into the other register set before step k's multiply-adds.
+#define LOAD_FRAGMENTS(s, k)                                                                   \
+        _Pragma("unroll") for (int g = 0; g < WPTM / 4; g++) {                                 \
+            const float4 v = *(__local const float4*)&As[buf][k][g * RTSM * 4 + ty * 4];       \
+            a[s][g * 4] = v.x; a[s][g * 4 + 1] = v.y; a[s][g * 4 + 2] = v.z; a[s][g * 4 + 3] = v.w; \
+        }                                                                                      \
+        _Pragma("unroll") for (int g = 0; g < WPTN / 4; g++) {                                 \
+            const float4 v = *(__local const float4*)&Bs[buf][k][g * RTSN * 4 + tx * 4];       \
+            b[s][g * 4] = v.x; b[s][g * 4 + 1] = v.y; b[s][g * 4 + 2] = v.z; b[s][g * 4 + 3] = v.w; \
+        }
+        float a[2][WPTM], b[2][WPTN];
+#if PREF
+        LOAD_FRAGMENTS(0, tz * STEPS)
+#endif
+        // This slice's k-steps: k0 .. k0 + STEPS - 1 of the tile.
+        const int k0 = tz * STEPS;
         #pragma unroll
-        for (int k = 0; k < TSK; k++) {
-            float a[WPTM], b[WPTN];
-            #pragma unroll
-            for (int g = 0; g < WPTM / 4; g++) {
-                const float4 v = *(__local const float4*)&As[buf][k][g * RTSM * 4 + ty * 4];
-                a[g * 4] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
-            }
-            #pragma unroll
-            for (int g = 0; g < WPTN / 4; g++) {
-                const float4 v = *(__local const float4*)&Bs[buf][k][g * RTSN * 4 + tx * 4];
-                b[g * 4] = v.x; b[g * 4 + 1] = v.y; b[g * 4 + 2] = v.z; b[g * 4 + 3] = v.w;
-            }
+        for (int k = 0; k < STEPS; k++) {
+#if PREF
+            if (k + 1 < STEPS) { LOAD_FRAGMENTS((k + 1) & 1, k0 + k + 1) }
+#else
+            LOAD_FRAGMENTS(k & 1, k0 + k)
+#endif
             #pragma unroll
             for (int m = 0; m < WPTM; m++)
                 #pragma unroll
-                for (int n = 0; n < WPTN; n++) acc[m][n] = fma(a[m], b[n], acc[m][n]);
+                for (int n = 0; n < WPTN; n++) acc[m][n] = fma(a[k & 1][m], b[k & 1][n], acc[m][n]);
         }
         if (t + 1 < tiles) { STORE_TILES(buf ^ 1) }
         // The other buffer is complete, and everyone is done reading this one before it is refilled.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+#if KS > 1
+    // Slice s > 0 hands its sums to slice 0 through local memory (the tiles are no longer read:
+    // the loop ended with a barrier), element (m, n) of every work-item side by side.
+    __local float* partial = (__local float*)shared;
+    const int me = ty * RTSN + tx;
+    for (int s = 1; s < KS; s++) {
+        if (tz == s) {
+            #pragma unroll
+            for (int m = 0; m < WPTM; m++)
+                #pragma unroll
+                for (int n = 0; n < WPTN; n++) partial[(m * WPTN + n) * THREADS + me] = acc[m][n];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (tz == 0) {
+            #pragma unroll
+            for (int m = 0; m < WPTM; m++)
+                #pragma unroll
+                for (int n = 0; n < WPTN; n++) acc[m][n] += partial[(m * WPTN + n) * THREADS + me];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (tz != 0) return;
+#endif
     #pragma unroll
     for (int m = 0; m < WPTM; m++) {
         const int row = row0 + (m / 4) * RTSM * 4 + ty * 4 + m % 4;
@@ -114,9 +201,10 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
         for (int g = 0; g < WPTN / 4; g++) {
             const int col = col0 + g * RTSN * 4 + tx * 4;
             const float4 v = (float4)(acc[m][g * 4], acc[m][g * 4 + 1], acc[m][g * 4 + 2], acc[m][g * 4 + 3]);
-            if (inside) {
-                *(__global float4*)(C + row * N + col) = v;
-            } else if (row < N) {
+            if (row >= N) continue;
+            if (aligned) {
+                if (col < N) *(__global float4*)(C + row * N + col) = v;
+            } else {
                 if (col < N) C[row * N + col] = v.x;
                 if (col + 1 < N) C[row * N + col + 1] = v.y;
                 if (col + 2 < N) C[row * N + col + 2] = v.z;
