@@ -34,6 +34,7 @@ struct ContestArgs {
     std::string file, alias;
     int interval = 60;
     bool loop = false, reference = false;
+    int reference_n = 1024;  // the size the judge ranks at: the reference's parameters are chosen for it
     contest::JudgeOptions judge;
     contest::RunOneOptions run_one;
     std::string host = "127.0.0.1", token;
@@ -112,6 +113,10 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     baseline->add_flag("--reference", a->reference,
                        "queue the instructor's tuned kernel instead, with the parameters for the device WORKBOOK_* "
                        "chooses here (tuned by `mmul_bench --tune`, else from the device's properties)");
+    baseline->add_option("--n", a->reference_n,
+                         "with --reference: the ranking size the judge will use (`judge --n`); the tuned kernel's "
+                         "parameters are chosen for it")
+        ->capture_default_str();
     auto* board = contest->add_subcommand("board", "the leaderboard per device");
     auto* status = contest->add_subcommand("status", "every submission with its status and reason");
     auto* run_one = contest->add_subcommand("run-one", "(internal) check and time one kernel; the judge runs it");
@@ -147,7 +152,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         if (*baseline && a->reference) {
             const DeviceChoice choice = select_device(DeviceQuery::from_environment());
             std::string from;
-            const auto params = contest::reference_params(choice.device, &from);
+            const auto params = contest::reference_params(choice.device, a->reference_n, &from);
             const auto id = db.queue(contest::reference_alias, "mmul_reference.cl", contest::reference_submission(params), 0);
             fmt::print("queued the tuned reference kernel ({}, {}) for {} as submission {}\n", params.label(), from,
                        choice.device_name, id);
