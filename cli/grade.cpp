@@ -48,9 +48,9 @@ void write_text(const fs::path& p, const std::string& text) {
     fs::rename(tmp, p);
 }
 
-std::string cap(const std::string& s, std::size_t n = 8000) {
-    return s.size() <= n ? s : s.substr(0, n) + fmt::format("\n... ({} more bytes not shown)", s.size() - n);
-}
+// Everything a student's code or files can put in a report passes here (text.hpp: valid UTF-8,
+// no control characters, capped), so every writer after it is safe by construction.
+std::string cap(const std::string& s, std::size_t n = 8000) { return sanitize(s, n); }
 
 std::vector<std::string> split_words(const std::string& s) {
     std::istringstream in(s);
@@ -72,6 +72,9 @@ std::string random_hex(int bytes) {
     for (int i = 0; i < bytes; ++i) out += fmt::format("{:02x}", rd() & 0xff);
     return out;
 }
+
+// A second line of defence behind cap(): JSON never throws on bytes that are not UTF-8.
+std::string dump(const json& j, int indent = -1) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
 
 // ---- what the instructor's build provides --------------------------------------------------
 
@@ -368,7 +371,7 @@ private:
 
     void append_journal(const SubmissionGrade& g) {
         std::ofstream out(journal(), std::ios::app);
-        out << to_json(g).dump() << "\n";
+        out << dump(to_json(g)) << "\n";
         out.flush();
         done_[g.name] = g;
     }
@@ -497,10 +500,10 @@ private:
             for (const auto& f : ex->edit) {
                 const grading::Located found = layout.locate(ex->dir(), f, edited_by_one_exercise(f));
                 if (found.outcome != grading::Located::Outcome::found) {
-                    p.problem[ex->id] = found.explain();
+                    p.problem[ex->id] = cap(found.explain(), 2000);
                     break;
                 }
-                graded += found.explain() + "\n";
+                graded += cap(found.explain(), 2000) + "\n";
                 used.insert(found.path);
                 fs::copy_file(src / found.path, dir / f, fs::copy_options::overwrite_existing);
                 fs::permissions(dir / f, readable_by_all);
@@ -523,7 +526,7 @@ private:
             if (at != std::string::npos) rel = rel.substr(at);
             const fs::path mine = ws_.root() / rel;
             if (fs::exists(mine) && read_file_or_empty(mine) != read_file_or_empty(src / c))
-                p.notes.push_back("ignored (differs from the instructor's copy): " + rel);
+                p.notes.push_back("ignored (differs from the instructor's copy): " + cap(rel, 400));
         }
         for (const Exercise* ex : exercises_)
             if (!p.problem.count(ex->id)) compile(*ex, p, box, commands);
@@ -625,8 +628,9 @@ private:
                     g.score = 0;
                     g.status = "race";
                     for (const auto& rep : race.reports)
-                        g.output += fmt::format("\nOclgrind: {}\n{}meaning: {}\n", rep.headline, rep.details,
-                                                rep.explanation());
+                        g.output += cap(fmt::format("\nOclgrind: {}\n{}meaning: {}\n", rep.headline, rep.details,
+                                                    rep.explanation()),
+                                        4000);
                     if (race.reports.empty()) g.output += "\nunder Oclgrind the test did not pass: " + race.run.status();
                 }
             }
@@ -651,7 +655,7 @@ private:
                         // one machine) must not share a user, whose process limit one fork bomb fills.
                         p = prepare(*todo[i], commands, 200000 + (::getpid() % 1000) * 10000 + static_cast<int>(i % 10000));
                     } catch (const std::exception& e) {
-                        for (const Exercise* ex : exercises_) p.problem[ex->id] = std::string("build failed: ") + e.what();
+                        for (const Exercise* ex : exercises_) p.problem[ex->id] = cap(std::string("build failed: ") + e.what(), 4000);
                     }
                     std::lock_guard lock(m);
                     prepared[i] = std::move(p);
@@ -738,12 +742,12 @@ void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
         std::string notes;
         for (const auto& n : g.notes) notes += n + "\n";
         write_text(o_.out / "results" / (g.name + ".json"),
-                   json{{"score", g.total()}, {"max_score", g.max()}, {"tests", tests}, {"output", notes}}.dump(2));
+                   dump(json{{"score", g.total()}, {"max_score", g.max()}, {"tests", tests}, {"output", notes}}, 2));
         json row = {{"student", g.student}, {"submission", g.name}, {"total", g.total()}, {"max", g.max()}};
         for (const auto& e : g.exercises) row[e.id] = {{"score", e.score}, {"status", e.status}};
         summary["students"].push_back(row);
     }
-    write_text(o_.out / "summary.json", summary.dump(2));
+    write_text(o_.out / "summary.json", dump(summary, 2));
 
     // The HTML report: a class overview and one page per student.
     std::string page = "<!doctype html><meta charset=utf-8><title>Gradebook</title><style>body{font-family:sans-serif}"

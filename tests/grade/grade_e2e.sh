@@ -42,7 +42,7 @@ solved gina && inject gina 'std::abort();'                     # crashes
 # forks: a child that outlives the test, then as many processes as it can get
 solved hank && inject hank 'if (::fork() == 0) { ::execlp("sleep", "sleep", "613", (char*)nullptr); ::_exit(0); } for (int i = 0; i < 100000; ++i) if (::fork() < 0) break;'
 sed -i '1i #include <unistd.h>' "$subs/hank/exercises/02_vadd/vadd_host.cpp"
-solved ivy && inject ivy 'for (int i = 0; i < 20000000; ++i) std::fputs("flood flood flood flood\\n", stdout);'
+solved ivy && inject ivy 'for (int i = 0; i < 4000000; ++i) std::fputs("flood flood flood flood\\n", stdout);'
 # forges: writes a fake gradebook and evidence, escapes to the instructor tree, reads a solution
 solved jack && inject jack 'std::system("echo jack,jack,9,9,18,3 > ../../gradebook.csv; for f in evidence-*; do echo evidence fake > $f; done; touch '"$src"'/PWNED; cat '"$src"'/solutions/02_vadd/vadd.cl; ls /tmp '"$subs"'");'
 # hard-codes an answer and edits the test (ignored): only the public harness is changed
@@ -79,6 +79,10 @@ sed -i '1i #include <unistd.h>' "$subs/paul/exercises/02_vadd/vadd_host.cpp"
 solved rick && sed -i 's/c\[i\] = a\[i\] + b\[i\];/c[i] = a[i] + b[i]; c[i + 40000000] = 1.0f; c[i - 40000000] = 1.0f;/' \
     "$subs/rick/exercises/02_vadd/vadd.cl"
 
+# Bytes that once stopped the whole class (invalid UTF-8 in a JSON writer) and a terminal escape.
+solved sam && inject sam 'std::fputs("\\377\\033]0;pwned\\007 and \\302\\233 2J", stdout);'
+sed -i '1i #include <cstdio>' "$subs/sam/exercises/02_vadd/vadd_host.cpp"
+
 # Whole copies of the workbook, as a student submits the folder they cloned and worked in: the
 # starters in exercises/, the solutions in solutions/, the CLI's snapshot of the starters in
 # .workbook/ and a build folder. Only exercises/ is the student's (grading/locate.hpp).
@@ -109,7 +113,7 @@ printf 'submission,student id\nalice,s001\nbob,s002\n' > "$work/roster.csv"
 if [ "$mode" = nosandbox ]; then
     # The verdict attacks, and a correct control, without namespaces.
     for d in "$subs"/*; do
-        case "$(basename "$d")" in alice|mallory|nina|olivia|oscar|paul|rick) ;; *) rm -rf "$d" ;; esac
+        case "$(basename "$d")" in alice|mallory|nina|olivia|oscar|paul|rick|sam) ;; *) rm -rf "$d" ;; esac
     done
     chmod 700 "$subs"
     "$wb" grade "$subs" --out "$out" --only 01 --only 02 --jobs 2 --timeout 20 --no-sandbox > "$work/nosandbox.log" 2>&1 ||
@@ -117,7 +121,7 @@ if [ "$mode" = nosandbox ]; then
     cat "$out/gradebook.csv"
     for row in "alice,alice,1.00,2.00,3.00,3.00" "mallory,mallory,1.00,0.00,1.00,3.00" "nina,nina,1.00,0.00,1.00,3.00" \
                "olivia,olivia,1.00,0.00,1.00,3.00" "oscar,oscar,1.00,2.00,3.00,3.00" "paul,paul,1.00,1.00,2.00,3.00" \
-               "rick,rick,1.00,0.00,1.00,3.00"; do
+               "rick,rick,1.00,0.00,1.00,3.00" "sam,sam,1.00,2.00,3.00,3.00"; do
         grep -qx "$row" "$out/gradebook.csv" || fail "without namespaces, row \"$row\" missing"
         echo "ok: $row (no namespaces)"
     done
@@ -182,6 +186,10 @@ done
 grep -q "replied out of turn\|not a message\|malformed\|cut short" "$out/results/paul.json" ||
     fail "paul's double answer is not explained: $(head -c 1500 "$out/results/paul.json")"
 [ -e "$out/evidence-forged" ] && fail "a forged evidence file landed in the output folder"
+
+expect_row "sam,sam,1.00,2.00,3.00,3.00" "invalid UTF-8 and escape sequences in the output: the class is graded"
+grep -q '\\\\x1b\]0;pwned' "$out/results/sam.json" || fail "sam's escape sequence is not shown escaped"
+LC_ALL=C grep -qP '\x1b|\xff' "$out/results/sam.json" "$out/students/sam.html" && fail "a raw control byte reached a report"
 
 expect_row "newbie,newbie,0.00,0.00,0.00,3.00" "a whole untouched copy: zero (solutions/, .workbook/, build/ ignored)"
 expect_row "olga,olga,1.00,2.00,3.00,3.00" "a whole copy solved in exercises/: full marks"

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 namespace workbook {
 
@@ -27,6 +28,13 @@ inline std::string read_file(const std::filesystem::path& path) {
     text << in.rdbuf();
     return text.str();
 }
+
+// Text a student controls (program output, compiler messages quoting their source, file names),
+// made safe once where it enters, for every writer after it (JSON, CSV, HTML, a terminal):
+// invalid UTF-8 becomes U+FFFD, control characters other than newline and tab are shown as
+// \xNN (an escape sequence cannot reach a terminal), and more than `limit` bytes are cut with a
+// note saying how many.
+std::string sanitize(std::string_view text, std::size_t limit = 64 * 1024);
 
 // Safe inside HTML/SVG text and attribute values: & < > " ' replaced by entities.
 inline std::string html_escape(const std::string& text) {

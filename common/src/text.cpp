@@ -1,0 +1,52 @@
+// Sanitising text a student controls (see text.hpp).
+#include "workbook/text.hpp"
+
+#include <fmt/format.h>
+
+namespace workbook {
+
+namespace {
+
+// The length of the valid UTF-8 sequence starting at s[i], or 0 when it is not one (overlong
+// forms, surrogates and code points past U+10FFFF are refused too).
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    const unsigned char c = b(0);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((b(k) & 0xC0) != 0x80) return 0;
+    if (n == 2 && c < 0xC2) return 0;                                    // overlong
+    if (n == 3 && ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) >= 0xA0))) return 0;  // overlong, surrogate
+    if (n == 4 && ((c == 0xF0 && b(1) < 0x90) || c > 0xF4 || (c == 0xF4 && b(1) >= 0x90))) return 0;
+    return n;
+}
+
+}  // namespace
+
+std::string sanitize(std::string_view text, std::size_t limit) {
+    std::string out;
+    out.reserve(std::min(text.size(), limit) + 16);
+    std::size_t i = 0;
+    for (; i < text.size() && out.size() < limit;) {
+        const std::size_t n = utf8_length(text, i);
+        if (n == 0) {
+            out += "\xEF\xBF\xBD";  // U+FFFD
+            ++i;
+        } else if (n == 1 && (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7F) && text[i] != '\n' &&
+                   text[i] != '\t') {
+            out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));
+            ++i;
+        } else if (n == 2 && static_cast<unsigned char>(text[i]) == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {
+            out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));  // C1 controls (CSI)
+            i += 2;
+        } else {
+            out.append(text.substr(i, n));
+            i += n;
+        }
+    }
+    if (i < text.size()) out += fmt::format("\n... ({} more bytes not shown)", text.size() - i);
+    return out;
+}
+
+}  // namespace workbook

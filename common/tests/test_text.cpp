@@ -1,0 +1,27 @@
+// sanitize(): what a student controls reaches no writer as invalid UTF-8 or a control character.
+#include "workbook/text.hpp"
+
+#include <doctest/doctest.h>
+
+using workbook::sanitize;
+
+TEST_CASE("sanitize keeps valid UTF-8, newlines and tabs as they are") {
+    CHECK(sanitize("plain\ttext\nline two") == "plain\ttext\nline two");
+    CHECK(sanitize("π ≈ 3.14159 · Σ|a·b| 🙂") == "π ≈ 3.14159 · Σ|a·b| 🙂");
+}
+
+TEST_CASE("sanitize replaces invalid UTF-8 and shows control characters escaped") {
+    CHECK(sanitize("\xff") == "\xEF\xBF\xBD");
+    CHECK(sanitize("a\xc0\xafz") == "a\xEF\xBF\xBD\xEF\xBF\xBDz");          // an overlong '/'
+    CHECK(sanitize("\xed\xa0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
+    CHECK(sanitize("\xe2\x82") == "\xEF\xBF\xBD\xEF\xBF\xBD");             // cut short
+    CHECK(sanitize("\x1b]0;title\x07") == "\\x1b]0;title\\x07");
+    CHECK(sanitize("\xc2\x9b" "2J") == "\\u009b2J");                       // C1 CSI
+    CHECK(sanitize(std::string("a\0b", 3)) == "a\\x00b");
+    CHECK(sanitize("\x7f") == "\\x7f");
+}
+
+TEST_CASE("sanitize caps the length and says how much was cut") {
+    const std::string out = sanitize(std::string(100, 'x'), 10);
+    CHECK(out == std::string(10, 'x') + "\n... (90 more bytes not shown)");
+}
