@@ -405,7 +405,45 @@ private:
                     fs::absolute(o_.out).string(), (ws_.root() / ".workbook").string(), "/root", "/home"};
         // The grading config may hold the secret seed.
         if (!o_.config.empty() && fs::exists(o_.config)) s.hidden_files = {fs::absolute(o_.config).string()};
+        // Whatever the instructor's trees hold of the solutions (the runner needs only the
+        // starters' objects and the shared libraries): computed once per run.
+        std::call_once(artefacts_once_, [&] { artefacts_ = solution_artefacts({fs::absolute(ws_.build())}, {fs::absolute(ws_.root()), built_from}); });
+        s.hidden.insert(s.hidden.end(), artefacts_.first.begin(), artefacts_.first.end());
+        s.hidden_files.insert(s.hidden_files.end(), artefacts_.second.begin(), artefacts_.second.end());
         return s;
+    }
+
+    // Folders and files of the build and source trees that embed or derive from the solutions:
+    // every target, object, program and generated file named for a solution or a planted bug;
+    // the bench (which embeds the solution kernels); the tests' scratch copies; rendered slides;
+    // the planted bugs' definitions (tests/) and the plain-make build.
+    static std::pair<std::vector<std::string>, std::vector<std::string>> solution_artefacts(
+        const std::vector<fs::path>& builds, const std::vector<fs::path>& sources) {
+        std::vector<std::string> dirs, files;
+        auto secret = [](const fs::path& p) {
+            const std::string n = p.filename().string();
+            return n.find("solution") != std::string::npos || n.find("mutant") != std::string::npos;
+        };
+        auto scan = [&](const fs::path& dir) {
+            std::error_code ec;
+            for (const auto& e : fs::directory_iterator(dir, ec))
+                if (secret(e.path())) (e.is_directory(ec) ? dirs : files).push_back(e.path().string());
+        };
+        std::error_code ec;
+        for (const auto& b : builds) {
+            scan(b / "bin");
+            for (const auto& ex : fs::directory_iterator(b / "exercises", ec)) {
+                scan(ex.path());
+                scan(ex.path() / "CMakeFiles");
+            }
+            for (const char* d : {"bench", "cli-scratch", "slides-check", "grade-e2e", "grade-e2e-nosandbox", "contest-judge",
+                                  "contest-web", "Testing"})
+                if (fs::is_directory(b / d)) dirs.push_back((b / d).string());
+        }
+        for (const auto& src : sources)
+            for (const char* d : {"tests", "build-make"})
+                if (fs::is_directory(src / d)) dirs.push_back((src / d).string());
+        return {dirs, files};
     }
 
     // The solution's evidence on the secret seed: which test cases a complete run has.
@@ -709,6 +747,8 @@ private:
     std::map<std::string, SubmissionGrade> done_;
     std::uint64_t seed_ = 0;
     std::string nonce_;
+    mutable std::once_flag artefacts_once_;
+    mutable std::pair<std::vector<std::string>, std::vector<std::string>> artefacts_;
 };
 
 std::string csv_field(const std::string& s) {

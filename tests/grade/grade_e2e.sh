@@ -70,7 +70,8 @@ Comparison compare(std::span<const float>, std::span<const float>, Tolerance, st
 CPP
 # Snoops: the environment of its own process and of PID 1, PID 1's command line, the checker's
 # output folder; prints everything into its own output (correct work otherwise).
-solved oscar && inject oscar 'for (const char* f : {"/proc/self/environ", "/proc/1/environ", "/proc/1/cmdline"}) { std::FILE* in = std::fopen(f, "r"); if (!in) continue; for (int ch; (ch = std::fgetc(in)) != EOF;) std::putchar(ch ? ch : 10); std::fclose(in); } std::system("ls -la '"$out"' '"$out"'/evidence; cat /proc/[0-9]*/environ");'
+probe='for f in '"$build"'/exercises/02_vadd/ex02_vadd_solution_kernels.cpp '"$build"'/bin/runner-02_vadd-solution '"$build"'/bin/test-10_mmul_block-mutant-missing_second_barrier '"$src"'/tests/mutants/10_mmul_block.cmake '"$build"'/exercises/10_mmul_block/mutants; do if ls -A $f 2>/dev/null | grep -q . \&\& { [ -d $f ] || [ -s $f ]; }; then echo LEAK:$f; fi; done'
+solved oscar && inject oscar 'std::system("'"$probe"'"); std::fflush(stdout); for (const char* f : {"/proc/self/environ", "/proc/1/environ", "/proc/1/cmdline"}) { std::FILE* in = std::fopen(f, "r"); if (!in) continue; for (int ch; (ch = std::fgetc(in)) != EOF;) std::putchar(ch ? ch : 10); std::fclose(in); } std::system("ls -la '"$out"' '"$out"'/evidence; cat /proc/[0-9]*/environ");'
 sed -i '1i #include <cstdio>' "$subs/oscar/exercises/02_vadd/vadd_host.cpp"
 # Answers twice: bytes of its own on the reply pipe (a frame header and junk), then the real reply.
 solved paul && inject paul '{ const char junk[16] = {8, 0, 0, 0, 0, 0, 0, 0, 87, 66, 77, 49, 106, 117, 110, 107}; (void)::write(4, junk, 16); }'
@@ -130,6 +131,9 @@ if [ "$mode" = nosandbox ]; then
     grep -q "WORKBOOK_EVIDENCE_\|WORKBOOK_RUNNER\|CTEST_" "$out/results/oscar.json" && fail "oscar saw the grader's environment"
     grep -q "alice" "$out/results/oscar.json" && fail "oscar listed another submission or the output folder"
     grep -q "NO namespaces" "$out/results/oscar.json" || fail "the report does not say which isolation was used"
+    # Without namespaces the build is readable (README: chmod o-rwx): the probe must see it here,
+    # or its silence under the sandbox proves nothing.
+    grep -q "LEAK:" "$out/results/oscar.json" || fail "oscar's probe found nothing even without namespaces"
     echo "PASS: grading without namespaces"
     exit 0
 fi
@@ -183,6 +187,7 @@ for who in oscar mallory nina; do
     grep -q "WORKBOOK_EVIDENCE_\|WORKBOOK_RUNNER\|CTEST_\|IS_SANDBOX" "$out/results/$who.json" &&
         fail "$who saw the checker's or the grader's environment"
 done
+grep -q "LEAK:" "$out/results/oscar.json" && fail "oscar read what the build holds of the solutions: $(grep -o 'LEAK:[^ \\]*' "$out/results/oscar.json")"
 grep -q "replied out of turn\|not a message\|malformed\|cut short" "$out/results/paul.json" ||
     fail "paul's double answer is not explained: $(head -c 1500 "$out/results/paul.json")"
 [ -e "$out/evidence-forged" ] && fail "a forged evidence file landed in the output folder"
