@@ -175,6 +175,12 @@ std::vector<Submission> find_submissions(const fs::path& dir, const fs::path& ro
         out.push_back({name, e.path(), ids.count(name) ? ids[name] : name});
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    // One identity per submission: `alice/` and `alice.zip` would share a work folder and results.
+    for (std::size_t i = 1; i < out.size(); ++i)
+        if (out[i].name == out[i - 1].name)
+            throw Error(fmt::format("two submissions are both called \"{}\": {} and {}. Keep one of them (or rename "
+                                    "one) and grade again",
+                                    out[i].name, out[i - 1].path.filename().string(), out[i].path.filename().string()));
     return out;
 }
 
@@ -357,15 +363,29 @@ private:
 
     fs::path journal() const { return o_.out / "journal.jsonl"; }
 
+    // A kill can land in the middle of an append: the journal then ends in a torn record. Only
+    // whole records count, and the file is cut back to the last of them, so the next append starts
+    // on a line of its own (that submission is graded again, once).
     void load_journal() {
-        std::ifstream in(journal());
-        for (std::string line; std::getline(in, line);) {
+        const std::string text = read_file_or_empty(journal());
+        std::size_t good = 0;
+        for (std::size_t at = 0; at < text.size();) {
+            const std::size_t end = text.find('\n', at);
+            if (end == std::string::npos) break;  // no newline: torn
             try {
-                const auto g = from_json(json::parse(line));
+                const auto g = from_json(json::parse(text.substr(at, end - at)));
                 done_[g.name] = g;
+                good = end + 1;
             } catch (...) {
-                // A line cut short by a kill: that submission is graded again.
+                break;  // a damaged record: it and whatever follows are graded again
             }
+            at = end + 1;
+        }
+        if (good < text.size()) {
+            std::error_code ec;
+            fs::resize_file(journal(), good, ec);
+            say(fmt::format("journal: dropped a torn last record ({} bytes); that submission is graded again",
+                            text.size() - good));
         }
     }
 
@@ -547,6 +567,13 @@ private:
                 fs::permissions(dir / f, readable_by_all);
             }
             p.graded_from[ex->id] = graded;
+            // The race pass must check the program that runs: a kernel may not test the macros
+            // that differ between the device and the simulator.
+            if (!p.problem.count(ex->id) && ex->race_check)
+                for (const auto& f : ex->edit)
+                    if (fs::path(f).extension() == ".cl")
+                        if (const auto why = race::device_dependent_macro(read_file_or_empty(dir / f), f); !why.empty())
+                            p.problem[ex->id] = cap("refused: " + why, 2000);
             // The exercise's other kernels, from the instructor's tree.
             for (const auto& k : ex->kernels)
                 if (std::find(ex->edit.begin(), ex->edit.end(), k) == ex->edit.end())
@@ -614,6 +641,7 @@ private:
             const std::string& why = it->second;
             g.status = why.rfind("not submitted", 0) == 0 ? "not submitted"
                        : why.rfind("ambiguous", 0) == 0   ? "ambiguous"
+                       : why.rfind("refused", 0) == 0     ? "refused"
                                                           : "build failed";
             g.output = why;
             if (auto from = p.graded_from.find(ex.id); from != p.graded_from.end()) g.output = from->second + g.output;

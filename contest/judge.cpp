@@ -150,6 +150,17 @@ matmul::Launch launch_geometry(const Declaration& d, int n) {
 }
 
 Declaration parse_declaration(const std::string& source) {
+    // The race pass must check the program that is timed.
+    if (const auto why = race::device_dependent_macro(source, "submission.cl"); !why.empty()) throw Error(why);
+    // An entry is one file: nothing outside it reaches the compiler (and no file's text a reason).
+    static const std::regex include_re(R"(^\s*#\s*include\b)");
+    {
+        std::istringstream lines(source);
+        int at = 0;
+        for (std::string line; std::getline(lines, line);)
+            if (++at, std::regex_search(line, include_re))
+                throw Error(fmt::format("submission.cl:{}: #include is not allowed: a contest entry is one file", at));
+    }
     static const std::regex line_re(R"(^\s*//\s*contest:\s*([a-z_]+)\s*=\s*(.*?)\s*$)");
     Declaration d;
     std::istringstream in(source);

@@ -1,5 +1,8 @@
 // Running tests under Oclgrind and reading its reports (see race_check.hpp).
 #include "workbook/race_check.hpp"
+#include <fmt/format.h>
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <filesystem>
@@ -109,6 +112,31 @@ Availability availability() {
 Result check(const std::string& test, std::chrono::seconds timeout, const std::vector<std::string>& wrapper,
              const std::vector<std::string>& env) {
     return check_command({test}, timeout, wrapper, env);
+}
+
+std::string device_dependent_macro(const std::string& source, const std::string& file_name) {
+    // Comments out (their newlines kept, so line numbers stay right), then whole identifiers.
+    std::string code = source;
+    for (std::size_t i = 0; i + 1 < code.size(); ++i) {
+        if (code[i] == '/' && code[i + 1] == '/') {
+            for (; i < code.size() && code[i] != '\n'; ++i) code[i] = ' ';
+        } else if (code[i] == '/' && code[i + 1] == '*') {
+            const std::size_t end = code.find("*/", i + 2);
+            const std::size_t stop = end == std::string::npos ? code.size() : end + 2;
+            for (; i < stop; ++i)
+                if (code[i] != '\n') code[i] = ' ';
+            --i;
+        }
+    }
+    static const std::regex macros(
+        R"(\b(__OPTIMIZE__|__OPENCL_VERSION__|__OPENCL_C_VERSION__|__FAST_RELAXED_MATH__|__IMAGE_SUPPORT__|__ENDIAN_LITTLE__|__OPENCL_CPP_VERSION__|__SPIR__|__SPIRV__)\b)");
+    std::smatch m;
+    if (!std::regex_search(code, m, macros)) return {};
+    const auto line = 1 + std::count(code.begin(), code.begin() + m.position(0), '\n');
+    return fmt::format("{}:{}: uses {}, whose value differs between the device and the race pass's simulator, so "
+                       "the race pass would check a different program from the one that runs. Remove it (a kernel "
+                       "graded here must not depend on it)",
+                       file_name, line, m.str(1));
 }
 
 Result check_runner(const std::string& checker, std::chrono::seconds timeout,

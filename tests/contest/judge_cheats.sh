@@ -23,6 +23,11 @@ variant no_compile 's|float sum = 0.0f;|float sum = undeclared;|'
 variant no_local 's|^// contest: local = 16, 16$||'
 variant bad_expression 's|^// contest: global = roundup(N, 16), roundup(N, 16)|// contest: global = roundup(N, 16) + M, roundup(N, 16)|'
 variant wrong_locals 's|^// contest: local_floats = 256, 256|// contest: local_floats = 256|'
+# The second barrier only when not optimised (true under the race pass's simulator): the race
+# pass would check another program than the one timed.
+variant optimize_gated '/for (int k = 0; k < TS; k++) sum/{n;s|^\(.*barrier.*\)$|#ifndef __OPTIMIZE__\n\1\n#endif|}'
+# Nothing outside the entry reaches the compiler, and no file's text reaches a reason.
+printf '#include "/etc/hostname"\n' | cat - good.cl > include_file.cl
 
 "$wb" contest --db c.db baseline > /dev/null
 # The instructor's tuned kernel, both sources (the GPU one runs on PoCL too): ranked, race pass included.
@@ -33,10 +38,16 @@ for v in zero public_only past_c hangs no_compile no_second_barrier; do
     "$wb" contest --db c.db submit "$v.cl" --alias "$v" > /dev/null
 done
 # Declarations that do not parse are refused at submission, before anything runs.
-for v in no_local bad_expression; do
+grep -q "__OPTIMIZE__" optimize_gated.cl || fail "the __OPTIMIZE__ variant was not made"
+for v in no_local bad_expression optimize_gated include_file; do
     if out=$("$wb" contest --db c.db submit "$v.cl" --alias "$v" 2>&1); then fail "$v was accepted: $out"; fi
     echo "ok: $v refused at submission: $(echo "$out" | tail -1)"
 done
+out=$("$wb" contest --db c.db submit optimize_gated.cl --alias og 2>&1 || true)
+echo "$out" | grep -q "uses __OPTIMIZE__" || fail "the __OPTIMIZE__ refusal does not name the macro: $out"
+out=$("$wb" contest --db c.db submit include_file.cl --alias inc 2>&1 || true)
+echo "$out" | grep -q "submission.cl:1: #include is not allowed" || fail "the #include refusal: $out"
+echo "$out" | grep -qF "$(head -c 12 /etc/hostname)" && fail "the #include refusal quotes the included file"
 "$wb" contest --db c.db submit wrong_locals.cl --alias wrong_locals > /dev/null
 if "$wb" contest --db c.db submit good.cl --alias ada > /dev/null 2>&1; then fail "the rate limit let ada submit twice"; fi
 echo "ok: rate limit"

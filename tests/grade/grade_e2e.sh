@@ -84,6 +84,9 @@ solved rick && sed -i 's/c\[i\] = a\[i\] + b\[i\];/c[i] = a[i] + b[i]; c[i + 400
 solved sam && inject sam 'std::fputs("\\377\\033]0;pwned\\007 and \\302\\233 2J", stdout);'
 sed -i '1i #include <cstdio>' "$subs/sam/exercises/02_vadd/vadd_host.cpp"
 
+# A kernel that tests __OPTIMIZE__ (true on the device, false under the race pass's simulator).
+solved tom && sed -i '1i #ifndef __OPTIMIZE__\n#define TWO_PROGRAMS 1\n#endif' "$subs/tom/exercises/02_vadd/vadd.cl"
+
 # Whole copies of the workbook, as a student submits the folder they cloned and worked in: the
 # starters in exercises/, the solutions in solutions/, the CLI's snapshot of the starters in
 # .workbook/ and a build folder. Only exercises/ is the student's (grading/locate.hpp).
@@ -107,6 +110,13 @@ whole_solved quinn && mkdir -p "$subs/quinn/old/exercises/02_vadd" &&  # two can
     cp "$src/exercises/02_vadd/vadd.cl" "$subs/quinn/old/exercises/02_vadd/"
 whole_solved rosa && (cd "$subs" && zip -qr rosa.zip rosa) && rm -rf "$subs/rosa"   # a zip of the folder
 grep -q 'c\[i\] = a\[i\] - b\[i\];' "$subs/pete/exercises/02_vadd/vadd.cl" || fail "pete's planted bug was not planted"
+
+# One identity per submission: a folder and a zip of the same name are refused before grading.
+mkdir -p "$work/twins/zed" && touch "$work/twins/zed/notes.txt" && (cd "$work/twins" && zip -qr zed.zip zed)
+if "$wb" grade "$work/twins" --out "$work/twins-out" --only 01 > "$work/twins.log" 2>&1; then fail "two submissions named zed were graded"; fi
+grep -q 'two submissions are both called "zed": zed and zed.zip\|two submissions are both called "zed": zed.zip and zed' "$work/twins.log" ||
+    fail "the duplicate name is not explained: $(cat "$work/twins.log")"
+echo "ok: zed/ and zed.zip are refused, both named"
 
 # A roster for two of them.
 printf 'submission,student id\nalice,s001\nbob,s002\n' > "$work/roster.csv"
@@ -151,7 +161,12 @@ kill -9 $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 done_before=$(wc -l < "$out/journal.jsonl")
 echo "killed after $done_before graded submission(s)"
+# As if the kill had landed in the middle of an append: a torn last record.
+printf '{"name":"kate","student":"kate","exercises":[{"id":"01","sta' >> "$out/journal.jsonl"
 grade > "$work/second.log" 2>&1 || { cat "$work/second.log"; fail "the resumed run failed"; }
+grep -q "dropped a torn last record" "$work/second.log" || fail "the torn journal record was not noticed"
+python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$out/journal.jsonl" ||
+    fail "the journal holds a damaged record after resuming"
 grep -q "already graded (journal)" "$work/second.log" || fail "the resumed run did not read the journal"
 cat "$out/gradebook.csv"
 
@@ -195,6 +210,9 @@ grep -q "replied out of turn\|not a message\|malformed\|cut short" "$out/results
 expect_row "sam,sam,1.00,2.00,3.00,3.00" "invalid UTF-8 and escape sequences in the output: the class is graded"
 grep -q '\\\\x1b\]0;pwned' "$out/results/sam.json" || fail "sam's escape sequence is not shown escaped"
 LC_ALL=C grep -qP '\x1b|\xff' "$out/results/sam.json" "$out/students/sam.html" && fail "a raw control byte reached a report"
+
+expect_row "tom,tom,1.00,0.00,1.00,3.00" "a kernel that tests __OPTIMIZE__ is refused (the race pass would check another program)"
+grep -q "refused: vadd.cl:1: uses __OPTIMIZE__" "$out/results/tom.json" || fail "tom's refusal is not explained"
 
 expect_row "newbie,newbie,0.00,0.00,0.00,3.00" "a whole untouched copy: zero (solutions/, .workbook/, build/ ignored)"
 expect_row "olga,olga,1.00,2.00,3.00,3.00" "a whole copy solved in exercises/: full marks"

@@ -62,6 +62,11 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
 Result check_runner(const std::string& checker, std::chrono::seconds timeout,
                     const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env);
 
+// Empty, or why `source` (an OpenCL C file) cannot be race-checked honestly: it tests a macro whose
+// value differs between the device and Oclgrind (__OPTIMIZE__, __OPENCL_VERSION__, ...), so the
+// race pass would check a different program from the one that runs. Names the line and the macro.
+std::string device_dependent_macro(const std::string& source, const std::string& file_name);
+
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
 std::vector<Report> parse(const std::string& output);
 
