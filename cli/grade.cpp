@@ -281,6 +281,7 @@ public:
         ::umask(077);
         read_config();
         check_sandbox();
+        check_race_pass();
         fs::create_directories(o_.out / "work");
         // The runners' users reach their scratch folders under work/ and can list nothing on the way.
         const auto pass_through = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;
@@ -342,6 +343,22 @@ private:
 
     static constexpr fs::perms readable_by_all =
         fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read;
+
+    // No silent grade without the race pass: on a GPU, and for some bugs on a CPU, it is what
+    // catches a missing barrier.
+    void check_race_pass() {
+        if (o_.no_race_check) {
+            race_note_ = "race pass off (--no-race-check): missing barriers and waits, and reads past a tile, that "
+                         "this device hides were not looked for";
+            fmt::print(stderr, "WARNING: {}\n", race_note_);
+            return;
+        }
+        const auto a = race::availability();
+        if (!a.on)
+            throw Error(fmt::format("the race pass cannot run: {}.\nFix: apt-get install oclgrind, or pass "
+                                    "--no-race-check to grade without it (every report then says so)",
+                                    a.why_off));
+    }
 
     void check_sandbox() {
         const std::string problem = sandbox_problem();
@@ -680,7 +697,8 @@ private:
         }
         g.score = g.max * v.cases_passed / std::max(1, v.cases_expected);
         g.status = v.cases_passed == v.cases_expected ? "passed" : "failed";
-        if (g.status == "passed" && !ex.kernels.empty() && ex.race_check) {
+        if (!race_note_.empty() && !ex.kernels.empty()) g.output += "\n" + race_note_;
+        if (g.status == "passed" && !ex.kernels.empty() && ex.race_check && race_note_.empty()) {
             const auto a = race::availability();
             if (!a.on) {
                 g.output += "\nrace check: SKIPPED, " + a.why_off;
@@ -775,6 +793,7 @@ private:
     std::map<std::string, SubmissionGrade> done_;
     std::uint64_t seed_ = 0;
     std::string nonce_;
+    std::string race_note_;  // non-empty: graded without the race pass, and why
     mutable std::once_flag artefacts_once_;
     mutable std::pair<std::vector<std::string>, std::vector<std::string>> artefacts_;
 };
@@ -799,7 +818,8 @@ void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
     write_text(o_.out / "gradebook.csv", csv);
 
     // Gradescope results.json per student, and the class summary.
-    json summary = {{"submissions", all.size()}, {"exercises", json::array()}, {"students", json::array()}};
+    json summary = {{"submissions", all.size()}, {"exercises", json::array()}, {"students", json::array()},
+                    {"race_pass", race_note_.empty() ? "on" : race_note_}};
     for (const Exercise* ex : exercises_) summary["exercises"].push_back({{"id", ex->id}, {"title", ex->title}});
     for (const auto& g : all) {
         json tests = json::array();
@@ -820,7 +840,9 @@ void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
     // The HTML report: a class overview and one page per student.
     std::string page = "<!doctype html><meta charset=utf-8><title>Gradebook</title><style>body{font-family:sans-serif}"
                        "td,th{padding:2px 8px;border-bottom:1px solid #ddd}.passed{color:#070}.bad{color:#a00}</style>"
-                       "<h1>Gradebook</h1><table><tr><th>student</th>";
+                       "<h1>Gradebook</h1>" +
+                       (race_note_.empty() ? std::string() : "<p class=bad>" + html_escape(race_note_) + "</p>") +
+                       "<table><tr><th>student</th>";
     for (const Exercise* ex : exercises_) page += "<th>" + html_escape(ex->id) + "</th>";
     page += "<th>total</th></tr>";
     for (const auto& g : all) {

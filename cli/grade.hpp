@@ -20,6 +20,7 @@ struct GradeOptions {
     fs::path config;                   // TOML: secret_seed, [weights]
     fs::path roster;                   // CSV: submission name, student id
     bool no_sandbox = false;           // limits only, no namespaces (said loudly)
+    bool no_race_check = false;        // grade without the race pass, knowingly (said in every report)
     bool quiet = false;
 };
 

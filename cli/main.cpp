@@ -170,6 +170,10 @@ int main(int argc, char** argv) {
     grade->add_option("--roster", grade_options.roster, "CSV lines: submission name,student id")->check(CLI::ExistingFile);
     grade->add_flag("--no-sandbox", grade_options.no_sandbox,
                     "without bubblewrap: resource limits only (NOT safe against hostile code)");
+    grade->add_flag("--no-race-check", grade_options.no_race_check,
+                    "grade without the Oclgrind race pass (bugs a CPU device or a GPU's lockstep hides then get full "
+                    "marks; every report says so). Without this flag, grading refuses to start when Oclgrind is "
+                    "missing");
     grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
     std::string package_out = "autograder.zip";
     auto* package = app.add_subcommand("gradescope-package", "instructors: the zip that runs this checker on Gradescope");

@@ -103,6 +103,9 @@ Availability availability() {
     if (const char* v = std::getenv("WORKBOOK_RACE_CHECK"); v && (std::string(v) == "off" || std::string(v) == "0"))
         return {false, {}, "switched off by WORKBOOK_RACE_CHECK=" + std::string(v) + " (unset it to run the check)"};
     const std::string oclgrind = oclgrind_path();
+    if (!oclgrind.empty() && !std::filesystem::exists(oclgrind))
+        return {false, {}, "WORKBOOK_OCLGRIND names " + oclgrind + ", which does not exist (unset it, or point it at "
+                           "oclgrind)"};
     if (oclgrind.empty())
         return {false, {}, "Oclgrind is not installed (apt-get install oclgrind, or set WORKBOOK_RACE_CHECK=off to "
                            "skip the check knowingly)"};

@@ -118,6 +118,20 @@ grep -q 'two submissions are both called "zed": zed and zed.zip\|two submissions
     fail "the duplicate name is not explained: $(cat "$work/twins.log")"
 echo "ok: zed/ and zed.zip are refused, both named"
 
+# No silent grade without the race pass: Oclgrind hidden, grading refuses to start and says why;
+# with --no-race-check it grades and every report says the pass was off.
+if WORKBOOK_OCLGRIND=/nonexistent "$wb" grade "$work/twins" --out "$work/norace-out" --only 02 > "$work/norace.log" 2>&1; then
+    fail "grading started without Oclgrind"
+fi
+grep -q "the race pass cannot run: WORKBOOK_OCLGRIND names /nonexistent" "$work/norace.log" &&
+    grep -q -- "--no-race-check" "$work/norace.log" || fail "the refusal does not give the fix: $(cat "$work/norace.log")"
+mkdir -p "$work/norace/una/exercises" && cp -r "$src/solutions/02_vadd" "$work/norace/una/exercises/"
+WORKBOOK_OCLGRIND=/nonexistent "$wb" grade "$work/norace" --out "$work/norace-out" --only 02 --no-race-check \
+    > "$work/norace.log" 2>&1 || fail "grading with --no-race-check failed: $(cat "$work/norace.log")"
+grep -q "race pass off (--no-race-check)" "$work/norace-out/results/una.json" "$work/norace-out/summary.json" ||
+    fail "the reports do not say the race pass was off"
+echo "ok: no grade without the race pass unless --no-race-check, and then every report says so"
+
 # A roster for two of them.
 printf 'submission,student id\nalice,s001\nbob,s002\n' > "$work/roster.csv"
 
