@@ -142,22 +142,39 @@ std::string device_dependent_macro(const std::string& source, const std::string&
                        file_name, line, m.str(1));
 }
 
-Result check_runner(const std::string& checker, std::chrono::seconds timeout,
-                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env) {
-    Result r;
+namespace {
+
+// What every race run shares: Oclgrind with its checks (--max-errors keeps a kernel that races on
+// every element from flooding the log) and `options`, and the environment: the device choice
+// cleared (Oclgrind is its own platform), small sizes, `env`. False (and `r` says why) when the
+// race check is off or unavailable.
+bool prepare(Result& r, const std::vector<std::string>& options, const std::vector<std::string>& env,
+             std::vector<std::string>& oclgrind, std::vector<std::string>& environment) {
     const Availability a = availability();
     if (!a.on) {
         r.available = false;
         r.skipped = a.why_off;
-        return r;
+        return false;
     }
-    std::vector<std::string> words = runner_wrapper;
-    words.insert(words.end(), {a.command, "--data-races", "--uninitialized", "--max-errors", "20"});
-    std::string joined;
-    for (const auto& w : words) joined += (joined.empty() ? "" : "\x1f") + w;
-    std::vector<std::string> environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
+    oclgrind = {a.command, "--data-races", "--uninitialized", "--max-errors", "20"};
+    oclgrind.insert(oclgrind.end(), options.begin(), options.end());
+    environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
     environment.insert(environment.end(), env.begin(), env.end());
     environment.push_back("WORKBOOK_SMALL=1");
+    return true;
+}
+
+}  // namespace
+
+Result check_runner(const std::string& checker, std::chrono::seconds timeout,
+                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env) {
+    Result r;
+    std::vector<std::string> oclgrind, environment;
+    if (!prepare(r, {}, env, oclgrind, environment)) return r;
+    std::string joined;
+    for (const auto& w : runner_wrapper) joined += w + "\x1f";
+    for (const auto& w : oclgrind) joined += w + "\x1f";
+    joined.pop_back();
     environment.push_back("WORKBOOK_RUNNER_WRAPPER=" + joined);
     r.run = run_process({checker}, timeout, environment);
     r.reports = parse(r.run.output);
@@ -168,21 +185,11 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
                      const std::vector<std::string>& wrapper, const std::vector<std::string>& env,
                      const std::vector<std::string>& oclgrind_options) {
     Result r;
-    const Availability a = availability();
-    if (!a.on) {
-        r.available = false;
-        r.skipped = a.why_off;
-        return r;
-    }
-    const std::string& oclgrind = a.command;
-    // --max-errors keeps a kernel that races on every element from flooding the log.
+    std::vector<std::string> oclgrind, environment;
+    if (!prepare(r, oclgrind_options, env, oclgrind, environment)) return r;
     std::vector<std::string> argv = wrapper;
-    argv.insert(argv.end(), {oclgrind, "--data-races", "--uninitialized", "--max-errors", "20"});
-    argv.insert(argv.end(), oclgrind_options.begin(), oclgrind_options.end());
+    argv.insert(argv.end(), oclgrind.begin(), oclgrind.end());
     argv.insert(argv.end(), command.begin(), command.end());
-    std::vector<std::string> environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
-    environment.insert(environment.end(), env.begin(), env.end());
-    environment.push_back("WORKBOOK_SMALL=1");
     r.run = run_process(argv, timeout, environment);
     r.reports = parse(r.run.output);
     return r;
