@@ -4,10 +4,11 @@
 // a journal first, so a killed run resumes where it stopped and loses nothing.
 #include "grade.hpp"
 
-#include "sandbox.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/grading/budget.hpp"
 #include "workbook/grading/locate.hpp"
+#include "workbook/grading/sandbox.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
 #include "workbook/text.hpp"
@@ -26,7 +27,6 @@
 #include <map>
 #include <mutex>
 #include <random>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -37,6 +37,7 @@
 namespace workbook::cli {
 
 using json = nlohmann::json;
+using grading::Sandbox;
 using namespace std::chrono_literals;
 
 namespace {
@@ -131,6 +132,8 @@ Recipe recipe_for(const Workspace& ws, const Exercise& ex, const json& commands)
             r.link.push_back(w.rfind("CMakeFiles/", 0) == 0 || w.rfind("../", 0) == 0 ? (dir / w).lexically_normal().string() : w);
         }
     }
+    // Stripped: a runner is built per submission and exercise, into the submission's scratch budget.
+    r.link.insert(r.link.begin() + 1, "-s");
     r.link_dir = dir;
     return r;
 }
@@ -141,7 +144,18 @@ struct Submission {
     std::string name;     // folder or file name without extension
     fs::path path;
     std::string student;  // from the roster, else the name
+    std::string note;     // how the name was made from the file's, when it differs
 };
+
+// A submission's name is a file and folder name in every output and a cgroup's: letters, digits,
+// '.', '_' and '-'. Anything else (a newline, a right-to-left override, a slash's look-alike)
+// becomes '_', said in the report; two files that end up with one name are refused below.
+std::string safe_name(const std::string& raw) {
+    std::string n;
+    for (const unsigned char c : raw) n += std::isalnum(c) || c == '.' || c == '_' || c == '-' ? static_cast<char>(c) : '_';
+    if (n.empty() || n.front() == '.') n.insert(n.begin(), '_');
+    return n;
+}
 
 std::string stem_of(const fs::path& p) {
     std::string n = p.filename().string();
@@ -162,17 +176,17 @@ std::vector<Submission> find_submissions(const fs::path& dir, const fs::path& ro
         for (std::string line; std::getline(in, line);) {
             const auto comma = line.find(',');
             if (comma == std::string::npos || line.rfind("submission", 0) == 0) continue;
-            ids[line.substr(0, comma)] = line.substr(comma + 1);
+            ids[line.substr(0, comma)] = sanitize(line.substr(comma + 1), 200);
         }
     }
-    static const std::regex safe(R"(^[A-Za-z0-9._-]+$)");
     std::vector<Submission> out;
     for (const auto& e : fs::directory_iterator(dir)) {
-        const std::string name = stem_of(e.path());
-        if (!std::regex_match(name, safe) || name.front() == '.')
-            throw Error(fmt::format("submission \"{}\": use names of letters, digits, '.', '_' and '-' only",
-                                    e.path().filename().string()));
-        out.push_back({name, e.path(), ids.count(name) ? ids[name] : name});
+        const std::string raw = stem_of(e.path()), name = safe_name(raw);
+        const std::string note = name == raw ? std::string()
+                                             : fmt::format("graded as \"{}\": the file name \"{}\" holds characters a "
+                                                           "submission name may not have (letters, digits, '.', '_', '-')",
+                                                           name, sanitize(e.path().filename().string(), 300));
+        out.push_back({name, e.path(), ids.count(name) ? ids[name] : name, note});
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
     // One identity per submission: `alice/` and `alice.zip` would share a work folder and results.
@@ -180,14 +194,15 @@ std::vector<Submission> find_submissions(const fs::path& dir, const fs::path& ro
         if (out[i].name == out[i - 1].name)
             throw Error(fmt::format("two submissions are both called \"{}\": {} and {}. Keep one of them (or rename "
                                     "one) and grade again",
-                                    out[i].name, out[i - 1].path.filename().string(), out[i].path.filename().string()));
+                                    out[i].name, sanitize(out[i - 1].path.filename().string(), 300),
+                                    sanitize(out[i].path.filename().string(), 300)));
     return out;
 }
 
 // ---- grades ---------------------------------------------------------------------------------
 
 struct ExerciseGrade {
-    std::string id, status;  // passed, failed, build failed, no evidence, timed out, crashed, race, not submitted
+    std::string id, status;  // passed, failed, build failed, no evidence, timed out, crashed, race, not submitted, ambiguous, refused, too large
     double score = 0, max = 0;
     std::string output;
 };
@@ -282,6 +297,10 @@ public:
         read_config();
         check_sandbox();
         check_race_pass();
+        // A run killed part-way (the journal resumes it) leaves mounts and cgroups behind.
+        for (const auto& line : grading::reclaim_leftovers(o_.out / "work")) say(line);
+        budget_support_ = std::make_unique<grading::BudgetSupport>(o_.budget);
+        say(budget_support_->describe());
         fs::create_directories(o_.out / "work");
         // The runners' users reach their scratch folders under work/ and can list nothing on the way.
         const auto pass_through = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;
@@ -361,7 +380,7 @@ private:
     }
 
     void check_sandbox() {
-        const std::string problem = sandbox_problem();
+        const std::string problem = grading::sandbox_problem();
         if (!problem.empty() && !o_.no_sandbox)
             throw Error(fmt::format("the sandbox cannot run: {}.\nFix that, or pass --no-sandbox to grade with "
                                     "resource limits only (NOT safe against hostile code).",
@@ -430,57 +449,54 @@ private:
         return fs::absolute(ws_.root());
     }
 
-    // Each submission runs as its own user (see Sandbox::uid).
-    Sandbox sandbox_for(const fs::path& scratch, int uid) const {
+    // A submission unpacked and built, ready for its tests.
+    struct Prepared {
+        fs::path scratch;
+        int uid = 65534;
+        std::shared_ptr<grading::Budget> budget;  // its cgroups and scratch tmpfs, while it lives
+        std::map<std::string, std::string> problem;  // exercise id -> why it cannot be tested
+        std::map<std::string, fs::path> binary;      // exercise id -> the test to run
+        std::map<std::string, std::string> graded_from;  // exercise id -> which files were taken, from where
+        std::vector<std::string> notes;
+    };
+
+    // Each submission runs as its own user (see Sandbox::uid), inside its budget, and sees of the
+    // workbook only what compiling and running its runners needs (workbook_paths()).
+    Sandbox sandbox_for(const Prepared& p) const {
         Sandbox s;
-        s.uid = uid;
-        s.scratch = scratch.string();
+        s.uid = p.uid;
+        s.scratch = p.scratch.string();
         s.namespaces = !o_.no_sandbox;
-        const fs::path built_from = build_source_dir();
-        s.visible = {fs::absolute(ws_.root()).string(), fs::absolute(ws_.build()).string(), built_from.string()};
-        s.hidden = {(ws_.root() / "solutions").string(), (built_from / "solutions").string(), fs::absolute(o_.submissions).string(),
-                    fs::absolute(o_.out).string(), (ws_.root() / ".workbook").string(), "/root", "/home"};
-        // The grading config may hold the secret seed.
-        if (!o_.config.empty() && fs::exists(o_.config)) s.hidden_files = {fs::absolute(o_.config).string()};
-        // Whatever the instructor's trees hold of the solutions (the runner needs only the
-        // starters' objects and the shared libraries): computed once per run.
-        std::call_once(artefacts_once_, [&] { artefacts_ = solution_artefacts({fs::absolute(ws_.build())}, {fs::absolute(ws_.root()), built_from}); });
-        s.hidden.insert(s.hidden.end(), artefacts_.first.begin(), artefacts_.first.end());
-        s.hidden_files.insert(s.hidden_files.end(), artefacts_.second.begin(), artefacts_.second.end());
+        s.readable = workbook_paths_;
+        if (p.budget) s.cgroups = p.budget->procs();
         return s;
     }
 
-    // Folders and files of the build and source trees that embed or derive from the solutions:
-    // every target, object, program and generated file named for a solution or a planted bug;
-    // the bench (which embeds the solution kernels); the tests' scratch copies; rendered slides;
-    // the planted bugs' definitions (tests/) and the plain-make build.
-    static std::pair<std::vector<std::string>, std::vector<std::string>> solution_artefacts(
-        const std::vector<fs::path>& builds, const std::vector<fs::path>& sources) {
-        std::vector<std::string> dirs, files;
-        auto secret = [](const fs::path& p) {
-            const std::string n = p.filename().string();
-            return n.find("solution") != std::string::npos || n.find("mutant") != std::string::npos;
-        };
-        auto scan = [&](const fs::path& dir) {
+    // The allow-list of the instructor's files a sandbox mounts: the include folders, objects and
+    // libraries of the graded exercises' compile and link recipes (the starters' objects: public),
+    // and the instructor's runners for exercises whose files are all kernels. Nothing else of
+    // either tree: no solution, no planted bug, no test binary, no grading configuration.
+    void find_workbook_paths(const json& commands) {
+        std::set<std::string> paths;
+        auto add = [&](const std::string& word) {
+            std::string w = word.rfind("-I", 0) == 0 ? word.substr(2) : word;
             std::error_code ec;
-            for (const auto& e : fs::directory_iterator(dir, ec))
-                if (secret(e.path())) (e.is_directory(ec) ? dirs : files).push_back(e.path().string());
+            if (!w.empty() && w[0] == '/' && w.rfind("/usr/", 0) != 0 && fs::exists(w, ec)) paths.insert(fs::path(w).lexically_normal().string());
         };
-        std::error_code ec;
-        for (const auto& b : builds) {
-            scan(b / "bin");
-            for (const auto& ex : fs::directory_iterator(b / "exercises", ec)) {
-                scan(ex.path());
-                scan(ex.path() / "CMakeFiles");
+        for (const Exercise* ex : exercises_) {
+            bool host = false;
+            for (const auto& f : ex->edit) host = host || fs::path(f).extension() == ".cpp";
+            if (!host) {
+                add((ws_.build() / "bin" / ("runner-" + ex->dir() + "-starter")).string());
+                continue;
             }
-            for (const char* d : {"bench", "cli-scratch", "slides-check", "grade-e2e", "grade-e2e-nosandbox", "contest-judge",
-                                  "contest-web", "Testing"})
-                if (fs::is_directory(b / d)) dirs.push_back((b / d).string());
+            const Recipe r = recipe_for(ws_, *ex, commands);
+            for (const auto& w : r.compile) add(w);
+            for (const auto& w : r.link) add(w);
+            recipes_.emplace(ex->id, r);
         }
-        for (const auto& src : sources)
-            for (const char* d : {"tests", "build-make"})
-                if (fs::is_directory(src / d)) dirs.push_back((src / d).string());
-        return {dirs, files};
+        if (const char* o = std::getenv("WORKBOOK_OCLGRIND"); o && *o) add(fs::path(o).parent_path().string());
+        workbook_paths_.assign(paths.begin(), paths.end());
     }
 
     // The solution's evidence on the secret seed: which test cases a complete run has.
@@ -509,36 +525,35 @@ private:
         }
     }
 
-    // Extracts (in the sandbox) and finds the student's edited files; returns notes.
-    struct Prepared {
-        fs::path scratch;
-        int uid = 65534;
-        std::map<std::string, std::string> problem;  // exercise id -> why it cannot be tested
-        std::map<std::string, fs::path> binary;      // exercise id -> the test to run
-        std::map<std::string, std::string> graded_from;  // exercise id -> which files were taken, from where
-        std::vector<std::string> notes;
-    };
 
-    Prepared prepare(const Submission& s, const json& commands, int uid) {
+    Prepared prepare(const Submission& s, int uid) {
         Prepared p;
         p.uid = uid;
         p.scratch = fs::absolute(o_.out / "work" / s.name);
         remove_scratch(p.scratch);
-        fs::create_directories(p.scratch / "src");
+        fs::create_directories(p.scratch);
         // The submission's own user alone may enter its scratch folder.
         fs::permissions(p.scratch, fs::perms::owner_all);
         if (::chown(p.scratch.c_str(), static_cast<uid_t>(p.uid), static_cast<gid_t>(p.uid)) != 0)
             throw Error(fmt::format("cannot give {} to user {}: {}", p.scratch.string(), p.uid, std::strerror(errno)));
-        fs::permissions(p.scratch / "src", fs::perms::all);
+        // Its budget: the cgroups every process of it joins, and its scratch folder's quota.
+        p.budget = std::make_shared<grading::Budget>(*budget_support_, fmt::format("s{}", uid), p.scratch, p.uid);
+        p.notes.push_back(budget_support_->describe());
+        for (const auto& n : p.budget->notes()) p.notes.push_back(n);
         const fs::path src = p.scratch / "src";
-        Sandbox box = sandbox_for(p.scratch, p.uid);
-        box.readable = {fs::absolute(s.path).string()};
+        fs::create_directories(src);
+        fs::permissions(src, fs::perms::all);
+        Sandbox box = sandbox_for(p);
+        box.readable.push_back(fs::absolute(s.path).string());
         std::string from = fs::absolute(s.path).string();
+        std::string too_large;
         if (o_.no_sandbox) {
             // Without namespaces the submissions folder stays unreadable to the students' users: the
-            // grader hands each its own copy (links copied as links, never followed).
+            // grader hands each its own copy (links copied as links, never followed), in its quota.
             const fs::path copy = p.scratch / ("upload-" + s.path.filename().string());
-            fs::copy(s.path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+            std::error_code copied;
+            fs::copy(s.path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, copied);
+            if (copied) too_large = "copying the upload: " + copied.message();
             run_process({"chown", "-R", "--no-dereference", fmt::format("{}:{}", p.uid, p.uid), copy.string()}, 60s);
             from = copy.string();
         }
@@ -546,15 +561,34 @@ private:
         if (fs::is_directory(s.path)) unpack = {"cp", "-r", "--no-preserve=mode", from + "/.", src.string()};
         else if (s.path.extension() == ".zip") unpack = {"unzip", "-q", "-o", from, "-d", src.string()};
         else unpack = {"tar", "-xf", from, "-C", src.string(), "--no-same-owner", "--no-same-permissions"};
-        const auto r = box.run(unpack, 60s);
-        if (!r.passed()) p.notes.push_back(fmt::format("unpacking: {}: {}", r.status(), cap(r.output, 500)));
+        if (too_large.empty()) {
+            const auto r = box.run(unpack, 60s);
+            if (!r.passed()) p.notes.push_back(fmt::format("unpacking: {}: {}", r.status(), cap(r.output, 500)));
+            if (!r.passed() && p.budget->scratch_full()) too_large = "unpacking stopped: " + cap(r.output, 300);
+        }
 
-        // Every file of the submission, by path relative to where it was unpacked.
+        // Every file of the submission, by path relative to where it was unpacked; counted against
+        // the quota where no tmpfs enforced it.
         std::vector<fs::path> files;
+        std::uintmax_t bytes = 0;
         std::error_code ec;
         for (auto it = fs::recursive_directory_iterator(src, fs::directory_options::skip_permission_denied, ec);
-             it != fs::recursive_directory_iterator(); it.increment(ec))
-            if (it->is_regular_file(ec) && !it->is_symlink(ec)) files.push_back(fs::relative(it->path(), src));
+             too_large.empty() && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            if (it->is_regular_file(ec) && !it->is_symlink(ec)) {
+                files.push_back(fs::relative(it->path(), src));
+                bytes += it->file_size(ec);
+            }
+            if (files.size() > static_cast<std::size_t>(o_.budget.files) || bytes > (std::uintmax_t(o_.budget.disk_mib) << 20))
+                too_large = "unpacked, it holds more than the quota";
+        }
+        if (!too_large.empty()) {
+            const std::string why = fmt::format("too large: the submission does not fit its quota of {} MiB and {} files "
+                                                "({}). Submit only your exercises/ folder.",
+                                                o_.budget.disk_mib, o_.budget.files, too_large);
+            p.notes.push_back(why);
+            for (const Exercise* ex : exercises_) p.problem[ex->id] = why;
+            return p;
+        }
 
         // Which copy of each edited file is graded: one rule (grading/locate.hpp), said per exercise.
         std::vector<std::string> names, dirs;
@@ -610,12 +644,14 @@ private:
             if (fs::exists(mine) && read_file_or_empty(mine) != read_file_or_empty(src / c))
                 p.notes.push_back("ignored (differs from the instructor's copy): " + cap(rel, 400));
         }
+        // The upload is not needed past this point: its space goes to the builds.
+        fs::remove_all(src, ec);
         for (const Exercise* ex : exercises_)
-            if (!p.problem.count(ex->id)) compile(*ex, p, box, commands);
+            if (!p.problem.count(ex->id)) compile(*ex, p, box);
         return p;
     }
 
-    void compile(const Exercise& ex, Prepared& p, const Sandbox& box, const json& commands) {
+    void compile(const Exercise& ex, Prepared& p, const Sandbox& box) {
         const fs::path dir = p.scratch / ex.dir();
         std::vector<std::string> hosts;
         for (const auto& f : ex.edit)
@@ -624,7 +660,7 @@ private:
             p.binary[ex.id] = ws_.build() / "bin" / ("runner-" + ex.dir() + "-starter");
             return;
         }
-        const Recipe recipe = recipe_for(ws_, ex, commands);
+        const Recipe& recipe = recipes_.at(ex.id);
         std::vector<std::string> objects;
         for (const auto& h : hosts) {
             std::vector<std::string> argv;
@@ -659,6 +695,7 @@ private:
             g.status = why.rfind("not submitted", 0) == 0 ? "not submitted"
                        : why.rfind("ambiguous", 0) == 0   ? "ambiguous"
                        : why.rfind("refused", 0) == 0     ? "refused"
+                       : why.rfind("too large", 0) == 0   ? "too large"
                                                           : "build failed";
             g.output = why;
             if (auto from = p.graded_from.find(ex.id); from != p.graded_from.end()) g.output = from->second + g.output;
@@ -670,8 +707,9 @@ private:
         const fs::path dir = p.scratch / ex.dir();
         const fs::path evidence = fs::absolute(o_.out / "evidence" / ("evidence-" + random_hex(8)));
         fs::create_directories(evidence.parent_path());
-        Sandbox box = sandbox_for(p.scratch, p.uid);
+        Sandbox box = sandbox_for(p);
         box.env = {{"WORKBOOK_KERNEL_DIR", dir.string()}};
+        const long oom_before = p.budget ? p.budget->oom_kills() : 0;
         const int limit = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
         const std::string checker = (ws_.build() / "bin" / ("test-" + ex.dir() + "-starter")).string();
         const std::string runner = p.binary.at(ex.id).string();
@@ -686,6 +724,10 @@ private:
         g.output += cap(redact(r.output), 6000);
         const Verdict v = judge_evidence(fs::exists(evidence) ? read_file_or_empty(evidence) : "", nonce_, reference_.at(ex.id));
         fs::remove(evidence);
+        if (p.budget && p.budget->oom_kills() > oom_before)
+            g.output += fmt::format("\nthe submission's memory budget ({} MiB for all its processes) ran out: the system "
+                                    "stopped a process of it\n",
+                                    o_.budget.memory_mib);
         if (r.timed_out) g.status = "timed out";
         else if (r.signaled) g.status = "crashed";
         else if (!v.valid) g.status = "no evidence";
@@ -723,22 +765,33 @@ private:
     }
 
     void grade(const std::vector<const Submission*>& todo) {
-        const json commands = json::parse(read_file_or_empty(ws_.build() / "compile_commands.json"));
+        find_workbook_paths(json::parse(read_file_or_empty(ws_.build() / "compile_commands.json")));
         // Preparing and compiling in parallel; testing in submission order, one at a time.
         std::vector<std::optional<Prepared>> prepared(todo.size());
         std::mutex m;
-        std::condition_variable ready;
+        std::condition_variable ready, room;
         std::atomic<std::size_t> next{0};
+        std::size_t tested = 0;  // under m
+        bool stop = false;       // under m
         std::vector<std::thread> workers;
+        const std::size_t ahead = static_cast<std::size_t>(std::max(1, o_.jobs));
         for (int j = 0; j < std::max(1, o_.jobs); ++j)
             workers.emplace_back([&] {
                 for (std::size_t i; (i = next++) < todo.size();) {
+                    {
+                        // A few submissions ahead of the tests, no more: each holds scratch space (memory, on a tmpfs).
+                        std::unique_lock lock(m);
+                        room.wait(lock, [&] { return stop || i <= tested + ahead; });
+                        if (stop) return;
+                    }
                     Prepared p;
                     try {
                         // A user per submission, and a range per grading run: two runs at once (two courses on
                         // one machine) must not share a user, whose process limit one fork bomb fills.
-                        p = prepare(*todo[i], commands, 200000 + (::getpid() % 1000) * 10000 + static_cast<int>(i % 10000));
+                        p = prepare(*todo[i], 200000 + (::getpid() % 1000) * 10000 + static_cast<int>(i % 10000));
                     } catch (const std::exception& e) {
+                        p = Prepared{};
+                        p.scratch = fs::absolute(o_.out / "work" / todo[i]->name);
                         for (const Exercise* ex : exercises_) p.problem[ex->id] = cap(std::string("build failed: ") + e.what(), 4000);
                     }
                     std::lock_guard lock(m);
@@ -751,12 +804,20 @@ private:
             std::vector<std::thread>& threads;
             std::atomic<std::size_t>& next;
             std::size_t end;
+            std::mutex& m;
+            bool& stop;
+            std::condition_variable& room;
             ~Joiner() {
                 next = end;
+                {
+                    std::lock_guard lock(m);
+                    stop = true;
+                }
+                room.notify_all();
                 for (auto& t : threads)
                     if (t.joinable()) t.join();
             }
-        } joiner{workers, next, todo.size()};
+        } joiner{workers, next, todo.size(), m, stop, room};
         const auto start = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < todo.size(); ++i) {
             {
@@ -764,6 +825,7 @@ private:
                 ready.wait(lock, [&] { return prepared[i].has_value(); });
             }
             SubmissionGrade g{todo[i]->name, todo[i]->student, {}, prepared[i]->notes};
+            if (!todo[i]->note.empty()) g.notes.insert(g.notes.begin(), todo[i]->note);
             for (const Exercise* ex : exercises_) {
                 try {
                     g.exercises.push_back(test(*ex, *prepared[i]));
@@ -774,8 +836,14 @@ private:
                 }
             }
             append_journal(g);
+            prepared[i]->budget.reset();  // its processes stopped, its tmpfs unmounted
             remove_scratch(prepared[i]->scratch);
             prepared[i].reset();
+            {
+                std::lock_guard lock(m);
+                tested = i + 1;
+            }
+            room.notify_all();
             const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double eta = elapsed / static_cast<double>(i + 1) * static_cast<double>(todo.size() - i - 1);
             say(fmt::format("[{}/{}] {:<24} {:6.2f} / {:<6.2f} ({:.0f} s elapsed, about {:.0f} s to go)", i + 1,
@@ -794,8 +862,9 @@ private:
     std::uint64_t seed_ = 0;
     std::string nonce_;
     std::string race_note_;  // non-empty: graded without the race pass, and why
-    mutable std::once_flag artefacts_once_;
-    mutable std::pair<std::vector<std::string>, std::vector<std::string>> artefacts_;
+    std::unique_ptr<grading::BudgetSupport> budget_support_;
+    std::map<std::string, Recipe> recipes_;       // exercise id -> how its runner is built
+    std::vector<std::string> workbook_paths_;     // what a sandbox mounts of the workbook
 };
 
 std::string csv_field(const std::string& s) {

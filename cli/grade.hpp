@@ -1,9 +1,11 @@
 // `workbook grade`: the instructor's auto-checker. Each submission's student-editable files (and
-// only those) are placed beside the instructor's pristine build, compiled and tested inside the
-// sandbox (sandbox.hpp) with a secret seed, and graded from evidence the student's code cannot
-// fake: the harness's per-test-case verdicts under a nonce, checked against the instructor's
-// solution run on the same secret inputs. See the threat model in README.md.
+// only those) are compiled against the instructor's build into a runner, inside the sandbox
+// (grading/sandbox.hpp) and the submission's budget (grading/budget.hpp); the trusted checker,
+// outside, feeds it inputs from a secret seed, judges what comes back and alone writes the
+// evidence, checked against the instructor's solution on the same inputs. See README.md.
 #pragma once
+
+#include "workbook/grading/budget.hpp"
 
 #include "workspace.hpp"
 
@@ -22,6 +24,7 @@ struct GradeOptions {
     bool no_sandbox = false;           // limits only, no namespaces (said loudly)
     bool no_race_check = false;        // grade without the race pass, knowingly (said in every report)
     bool quiet = false;
+    grading::BudgetLimits budget;      // per submission as a whole: memory, processes, disk, files
 };
 
 int run_grade(const Workspace& ws, const GradeOptions& options);

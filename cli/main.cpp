@@ -174,6 +174,16 @@ int main(int argc, char** argv) {
                     "grade without the Oclgrind race pass (bugs a CPU device or a GPU's lockstep hides then get full "
                     "marks; every report says so). Without this flag, grading refuses to start when Oclgrind is "
                     "missing");
+    grade->add_option("--memory-mib", grade_options.budget.memory_mib,
+                      "memory for one submission's processes together (a cgroup; said in every report)")
+        ->capture_default_str()->check(CLI::Range(256L, 1L << 20));
+    grade->add_option("--max-processes", grade_options.budget.processes, "processes and threads for one submission together")
+        ->capture_default_str()->check(CLI::Range(64, 1 << 20));
+    grade->add_option("--disk-mib", grade_options.budget.disk_mib,
+                      "scratch space for one submission: the unpacked upload and its builds (larger: 0, \"too large\")")
+        ->capture_default_str()->check(CLI::Range(64L, 1L << 20));
+    grade->add_option("--max-files", grade_options.budget.files, "files in one submission's scratch space")
+        ->capture_default_str()->check(CLI::Range(1000L, 10000000L));
     grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
     std::string package_out = "autograder.zip";
     auto* package = app.add_subcommand("gradescope-package", "instructors: the zip that runs this checker on Gradescope");

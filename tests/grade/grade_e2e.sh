@@ -9,6 +9,8 @@ set -euo pipefail
 src=$1 build=$2 work=$3 mode=${4:-sandbox}
 wb="$build/bin/workbook"
 subs="$work/submissions" out="$work/out"
+# A run killed part-way (below) leaves its scratch tmpfs mounts; a rerun of this test starts clean.
+grep -o " $work/[^ ]*" /proc/mounts | xargs -r umount -l 2>/dev/null || true
 rm -rf "$work"
 mkdir -p "$subs"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -42,7 +44,7 @@ solved gina && inject gina 'std::abort();'                     # crashes
 # forks: a child that outlives the test, then as many processes as it can get
 solved hank && inject hank 'if (::fork() == 0) { ::execlp("sleep", "sleep", "613", (char*)nullptr); ::_exit(0); } for (int i = 0; i < 100000; ++i) if (::fork() < 0) break;'
 sed -i '1i #include <unistd.h>' "$subs/hank/exercises/02_vadd/vadd_host.cpp"
-solved ivy && inject ivy 'for (int i = 0; i < 4000000; ++i) std::fputs("flood flood flood flood\\n", stdout);'
+solved ivy && inject ivy 'for (int i = 0; i < 4400000; ++i) std::fputs("flood flood flood flood\\n", stdout);'
 # forges: writes a fake gradebook and evidence, escapes to the instructor tree, reads a solution
 solved jack && inject jack 'std::system("echo jack,jack,9,9,18,3 > ../../gradebook.csv; for f in evidence-*; do echo evidence fake > $f; done; touch '"$src"'/PWNED; cat '"$src"'/solutions/02_vadd/vadd.cl; ls /tmp '"$subs"'");'
 # hard-codes an answer and edits the test (ignored): only the public harness is changed
@@ -86,6 +88,27 @@ sed -i '1i #include <cstdio>' "$subs/sam/exercises/02_vadd/vadd_host.cpp"
 
 # A kernel that tests __OPTIMIZE__ (true on the device, false under the race pass's simulator).
 solved tom && sed -i '1i #ifndef __OPTIMIZE__\n#define TWO_PROGRAMS 1\n#endif' "$subs/tom/exercises/02_vadd/vadd.cl"
+
+# Budgets for a submission as a whole (the class runs with --memory-mib 1536 --disk-mib 256):
+# four processes of 600 MiB each (each under every per-process limit), then the right work.
+solved hugo && inject hugo 'static bool once = false; if (!once) { once = true; pid_t kids[4]; for (int k = 0; k < 4; ++k) if ((kids[k] = ::fork()) == 0) { char* m = static_cast<char*>(std::malloc(600u << 20)); if (m) std::memset(m, 1, 600u << 20); ::sleep(1); ::_exit(0); } for (int k = 0; k < 4; ++k) { int st = 0; ::waitpid(kids[k], \&st, 0); std::printf("hugo child %d: %s %d\\n", k, WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st)); } std::fflush(stdout); }'
+sed -i '1i #include <unistd.h>\n#include <sys/wait.h>\n#include <cstring>\n#include <cstdio>\n#include <cstdlib>' "$subs/hugo/exercises/02_vadd/vadd_host.cpp"
+# A 2 MB archive of 6 files of 60 MiB (each under the per-file limit, together over the quota),
+# and one of 100,000 empty files.
+python3 - "$subs" <<'PY'
+import sys, tarfile, zipfile, io
+subs = sys.argv[1]
+with zipfile.ZipFile(f"{subs}/gus.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    for k in range(6):
+        with z.open(f"exercises/02_vadd/blob{k}.bin", "w", force_zip64=True) as f:
+            chunk = bytes(1 << 20)
+            for _ in range(60): f.write(chunk)
+with tarfile.open(f"{subs}/ida.tar.gz", "w:gz") as t:
+    for k in range(100000):
+        t.addfile(tarfile.TarInfo(f"many/f{k}"), io.BytesIO())
+PY
+# Names a report must not trust: a newline, and a right-to-left override (U+202E).
+solved "nell"$'\n'"x" && solved "tess"$'\xe2\x80\xae'"exe"
 
 # Whole copies of the workbook, as a student submits the folder they cloned and worked in: the
 # starters in exercises/, the solutions in solutions/, the CLI's snapshot of the starters in
@@ -161,7 +184,8 @@ if [ "$mode" = nosandbox ]; then
     echo "PASS: grading without namespaces"
     exit 0
 fi
-args=(grade "$subs" --out "$out" --only 01 --only 02 --jobs 2 --timeout 20 --roster "$work/roster.csv")
+args=(grade "$subs" --out "$out" --only 01 --only 02 --jobs 2 --timeout 20 --roster "$work/roster.csv"
+      --memory-mib 1536 --disk-mib 256)
 grade() { "$wb" "${args[@]}"; }
 
 # Kill a run part-way (the grader itself, with SIGKILL), then resume it.
@@ -228,6 +252,35 @@ LC_ALL=C grep -qP '\x1b|\xff' "$out/results/sam.json" "$out/students/sam.html" &
 expect_row "tom,tom,1.00,0.00,1.00,3.00" "a kernel that tests __OPTIMIZE__ is refused (the race pass would check another program)"
 grep -q "refused: vadd.cl:1: uses __OPTIMIZE__" "$out/results/tom.json" || fail "tom's refusal is not explained"
 
+budget=$(grep -m1 '^budget' "$work/second.log" || true)
+echo "$budget"
+if grep -q "cgroup v" <<<"$budget"; then
+    expect_row "hugo,hugo,1.00,2.00,3.00,3.00" "four processes over the submission's memory: the budget stops some (and the work is right)"
+    grep -q "hugo child [0-3]: signal 9" "$out/results/hugo.json" || fail "no process of hugo was stopped: $(grep -o 'hugo child[^\\]*' "$out/results/hugo.json")"
+    grep -q "memory budget (1536 MiB for all its processes) ran out" "$out/results/hugo.json" || fail "hugo's report does not say the budget ran out"
+else
+    echo "SKIP: no cgroup here for a submission's memory ($budget): hugo's budget is not checked"
+fi
+if grep -q "(tmpfs)" <<<"$budget"; then
+    grep -q "^unmounted $out/work/" "$work/second.log" || fail "the resumed run did not reclaim the killed run's scratch mounts"
+    grep -q "scratch 256 MiB and 20000 files (tmpfs)" "$out/results/alice.json" || fail "the report does not state the budget"
+else
+    echo "SKIP: no tmpfs quota here ($budget): the archives are measured after unpacking instead"
+fi
+expect_row "gus,gus,0.00,0.00,0.00,3.00" "an archive that expands past the disk quota: too large"
+expect_row "ida,ida,0.00,0.00,0.00,3.00" "an archive of 100,000 files: too large"
+for who in gus ida; do
+    grep -q '"output": "too large: the submission does not fit its quota of 256 MiB and 20000 files' "$out/results/$who.json" ||
+        fail "$who's report does not say why: $(head -c 1500 "$out/results/$who.json")"
+done
+expect_row "nell_x,nell_x,1.00,2.00,3.00,3.00" "a newline in the name: graded under a safe name"
+expect_row "tess___exe,tess___exe,1.00,2.00,3.00,3.00" "a right-to-left override in the name: graded under a safe name"
+grep -q 'graded as \\"nell_x\\": the file name \\"nell\\nx\\"' "$out/results/nell_x.json" || fail "nell's renaming is not said"
+[ "$(wc -l < "$out/gradebook.csv")" -eq "$(($(find "$subs" -mindepth 1 -maxdepth 1 -printf x | wc -c) + 1))" ] || fail "the gradebook has a row too many or too few"
+LC_ALL=C grep -qP '\xe2\x80\xae' "$out/gradebook.csv" "$out/report.html" && fail "the override character reached the gradebook"
+[ -z "$(ls "$out/work")" ] || fail "scratch folders were left behind: $(ls "$out/work")"
+grep -q "$out/work" /proc/mounts && fail "a scratch tmpfs is still mounted"
+
 expect_row "newbie,newbie,0.00,0.00,0.00,3.00" "a whole untouched copy: zero (solutions/, .workbook/, build/ ignored)"
 expect_row "olga,olga,1.00,2.00,3.00,3.00" "a whole copy solved in exercises/: full marks"
 expect_row "pete,pete,1.00,0.00,1.00,3.00" "a whole copy with one planted bug loses exactly that exercise"
@@ -251,6 +304,7 @@ grep -q "build failed" "$out/results/carol.json" || fail "carol's build failure 
 grep -q "did not answer within" "$out/results/frank.json" || fail "frank's hang is not reported as a timeout"
 seed=$(sed -n 's/^seed = //p' "$out/secret.toml")
 grep -rq "$seed" "$out/results" && fail "the secret seed leaked into a student's results"
+grep -rqi "$(printf '%x' "$seed")" "$out/results" && fail "the secret seed leaked in hex"
 pgrep -f "sleep 613" >/dev/null && fail "hank's child outlived the sandbox"
 for f in summary.json report.html students/alice.html results/alice.json; do
     [ -s "$out/$f" ] || fail "$f was not written"

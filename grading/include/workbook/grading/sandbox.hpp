@@ -1,7 +1,9 @@
-// The auto-checker's sandbox for a student's build and test: bubblewrap (no network, read-only
-// system, new PID/IPC/UTS namespaces, the instructor's solutions and every other submission
-// hidden behind empty tmpfs mounts, only the submission's scratch folder writable), run as an
-// unprivileged user with resource limits (CPU time, address space, processes, file size).
+// Where student code runs: bubblewrap (no network, new PID/IPC/UTS/user namespaces) over a file
+// system built from an allow-list (the system's programs and libraries, the few files of the
+// workbook's build that compiling and running a runner needs, the submission's own scratch
+// folder), as an unprivileged user, inside the submission's budget (budget.hpp) and with
+// per-process resource limits. Nothing else of the machine is mounted: no solution, no other
+// submission, no grader output, no home folder.
 #pragma once
 
 #include "workbook/process.hpp"
@@ -10,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace workbook::cli {
+namespace workbook::grading {
 
 struct SandboxLimits {
     int cpu_s = 120;                 // RLIMIT_CPU
@@ -20,13 +22,10 @@ struct SandboxLimits {
 };
 
 struct Sandbox {
-    std::string scratch;                 // the only writable folder (besides a private /tmp)
-    // Read-only binds made before the hiding: the instructor's tree and build, which may live
-    // under /tmp (the sandbox's /tmp is private and empty).
-    std::vector<std::string> visible;
-    std::vector<std::string> hidden;     // folders replaced by empty ones (solutions, submissions, output)
-    std::vector<std::string> hidden_files;  // files replaced by an empty one (the grading config)
-    std::vector<std::string> readable;   // read-only binds made after the hiding (this submission)
+    std::string scratch;                 // the only writable folder (besides a private, empty /tmp)
+    // Read-only binds besides the system's (/usr, /etc, /sys and the /bin, /lib links): the
+    // workbook files the runner needs, the submission while it is unpacked.
+    std::vector<std::string> readable;
     SandboxLimits limits;
     bool namespaces = true;              // false: limits only (--no-sandbox, said loudly)
     // The environment inside, and nothing else (an allow-list, never inherited): PATH, HOME and
@@ -36,15 +35,22 @@ struct Sandbox {
     // The unprivileged user it runs as. The grader gives each submission its own, so that one
     // submission's fork bomb (RLIMIT_NPROC counts per user) cannot starve another's build.
     int uid = 65534;
+    // cgroup.procs files every process of the submission joins first (budget.hpp); empty: none.
+    std::vector<std::string> cgroups;
 
-    // The command prefix: prlimit ... setpriv ... bwrap ... --
+    // The command prefix: [join the cgroups] prlimit ... setpriv ... bwrap ... --
     std::vector<std::string> wrapper() const;
     // Runs argv inside; `env` adds variables (to the allow-list). Output captured and capped.
     ProcessResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                       const std::vector<std::string>& env = {}, std::size_t output_cap = 64 * 1024) const;
 };
 
+// The system part of every sandbox's file system: the top-level folders of programs and
+// libraries (or the links to them, on a merged /usr), the GPU's device nodes where there are
+// any, and what the OpenCL loader is told to read. As bwrap arguments.
+std::vector<std::string> system_mounts();
+
 // Empty when bubblewrap runs here; otherwise why not (not installed, or namespaces refused).
 std::string sandbox_problem();
 
-}  // namespace workbook::cli
+}  // namespace workbook::grading

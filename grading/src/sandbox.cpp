@@ -1,0 +1,131 @@
+// Building the sandbox command (see sandbox.hpp).
+#include "workbook/grading/sandbox.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace workbook::grading {
+
+namespace {
+
+// Joins every cgroup named before "--", as root (before setpriv), then runs the rest: a process
+// cannot leave a cgroup it was put in without write access to another, which the user lacks.
+constexpr const char* join_cgroups =
+    "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || exit 125; shift; done; shift; exec \"$@\"";
+
+void bind_readonly(std::vector<std::string>& w, const fs::path& p) {
+    std::error_code ec;
+    if (fs::is_symlink(p, ec)) w.insert(w.end(), {"--symlink", fs::read_symlink(p, ec).string(), p.string()});
+    else if (fs::exists(p, ec)) w.insert(w.end(), {"--ro-bind", p.string(), p.string()});
+}
+
+// The libraries an ICD file names outside the system folders (a driver unpacked under /opt).
+void bind_icd_targets(std::vector<std::string>& w, const fs::path& vendors) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(vendors, ec)) {
+        if (e.path().extension() != ".icd") continue;
+        std::ifstream in(e.path());
+        std::string lib;
+        std::getline(in, lib);
+        if (!lib.empty() && lib[0] == '/' && lib.rfind("/usr/", 0) != 0) bind_readonly(w, fs::path(lib).parent_path());
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> system_mounts() {
+    std::vector<std::string> w;
+    for (const char* top : {"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) bind_readonly(w, top);
+    // Read-only /sys: the CPU topology PoCL sizes its thread pool from.
+    bind_readonly(w, "/sys");
+    w.insert(w.end(), {"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"});
+    // A GPU: its device nodes, which --dev leaves out.
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/dev", ec)) {
+        const std::string n = e.path().filename().string();
+        if (n.rfind("nvidia", 0) == 0 || n == "dri" || n == "kfd") w.insert(w.end(), {"--dev-bind", e.path().string(), e.path().string()});
+    }
+    bind_icd_targets(w, "/etc/OpenCL/vendors");
+    if (const char* v = std::getenv("OCL_ICD_VENDORS"); v && *v == '/') {
+        bind_readonly(w, v);
+        bind_icd_targets(w, v);
+    }
+    if (const char* v = std::getenv("OCL_ICD_FILENAMES"); v && *v) {
+        std::istringstream in(v);
+        for (std::string lib; std::getline(in, lib, ':');)
+            if (!lib.empty() && lib[0] == '/' && lib.rfind("/usr/", 0) != 0) bind_readonly(w, lib);
+    }
+    return w;
+}
+
+std::vector<std::string> Sandbox::wrapper() const {
+    std::vector<std::string> w;
+    if (!cgroups.empty()) {
+        w = {"sh", "-c", join_cgroups, "join-cgroups"};
+        w.insert(w.end(), cgroups.begin(), cgroups.end());
+        w.push_back("--");
+    }
+    for (const std::string& a : {std::string("prlimit"), fmt::format("--cpu={}", limits.cpu_s),
+                                 fmt::format("--as={}", limits.memory_mib << 20), fmt::format("--nproc={}", limits.processes),
+                                 fmt::format("--fsize={}", limits.file_mib << 20), std::string("--core=0"), std::string("--"),
+                                 std::string("setpriv"),
+                                 // Never root: root ignores RLIMIT_NPROC.
+                                 fmt::format("--reuid={}", uid), fmt::format("--regid={}", uid), std::string("--clear-groups"),
+                                 std::string("--inh-caps=-all"), std::string("--")})
+        w.push_back(a);
+    // The allow-listed environment (see sandbox.hpp).
+    std::vector<std::pair<std::string, std::string>> vars = {
+        {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", scratch}, {"POCL_CACHE_DIR", scratch + "/.pocl-cache"}};
+    for (const char* name : {"WORKBOOK_PLATFORM", "WORKBOOK_DEVICE", "WORKBOOK_DEVICE_TYPE", "OCL_ICD_VENDORS",
+                             "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_AFFINITY", "POCL_MAX_PTHREAD_COUNT", "LANG"})
+        if (const char* v = std::getenv(name); v && *v) vars.emplace_back(name, v);
+    vars.insert(vars.end(), env.begin(), env.end());
+    if (!namespaces) {
+        w.insert(w.end(), {"env", "-i"});
+        for (const auto& [k, v] : vars) w.push_back(k + "=" + v);
+        return w;
+    }
+    // bwrap itself starts with an empty environment: its own process (PID 1 inside, whose
+    // /proc/1/environ and /proc/1/cmdline the runner can read) must not carry the grader's, and
+    // its command line names only what is mounted anyway.
+    for (const char* a : {"env", "-i", "/usr/bin/bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"})
+        w.push_back(a);
+    const auto sys = system_mounts();
+    w.insert(w.end(), sys.begin(), sys.end());
+    for (const auto& r : readable) w.insert(w.end(), {"--ro-bind", r, r});
+    w.insert(w.end(), {"--bind", scratch, scratch, "--chdir", scratch});
+    for (const auto& [k, v] : vars) w.insert(w.end(), {"--setenv", k, v});
+    w.push_back("--");
+    return w;
+}
+
+ProcessResult Sandbox::run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                           const std::vector<std::string>& env, std::size_t output_cap) const {
+    Sandbox with = *this;
+    for (const auto& e : env) {
+        const auto eq = e.find('=');
+        with.env.emplace_back(e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1));
+    }
+    std::vector<std::string> full = with.wrapper();
+    full.insert(full.end(), argv.begin(), argv.end());
+    return run_process(full, timeout, {}, output_cap);
+}
+
+std::string sandbox_problem() {
+    using namespace std::chrono_literals;
+    if (!fs::exists("/usr/bin/bwrap")) return "bubblewrap is not installed (apt-get install bubblewrap)";
+    Sandbox probe;
+    probe.scratch = fs::temp_directory_path().string();
+    const auto r = probe.run({"true"}, 20s);
+    if (!r.passed())
+        return fmt::format("bubblewrap cannot create its namespaces here ({}): {}", r.status(), r.output);
+    return {};
+}
+
+}  // namespace workbook::grading
