@@ -3,6 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace workbook {
 
 namespace {
@@ -47,6 +53,36 @@ std::string sanitize(std::string_view text, std::size_t limit) {
     }
     if (i < text.size()) out += fmt::format("\n... ({} more bytes not shown)", text.size() - i);
     return out;
+}
+
+std::string read_plain_file(const std::filesystem::path& path, std::size_t limit) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer before fstat can refuse it.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        throw Error(fmt::format("cannot read {}: {}", path.string(),
+                                errno == ELOOP ? "it is a symbolic link" : std::strerror(errno)));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw Error(fmt::format("cannot read {}: it is not a plain file (a pipe, a device or a folder)", path.string()));
+    }
+    std::string text;
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const int err = errno;
+            ::close(fd);
+            throw Error(fmt::format("cannot read {}: {}", path.string(), std::strerror(err)));
+        }
+        text.append(buffer, static_cast<std::size_t>(n));
+        if (text.size() > limit) {
+            ::close(fd);
+            throw Error(fmt::format("{} is larger than {} bytes: refused", path.string(), limit));
+        }
+    }
+    ::close(fd);
+    return text;
 }
 
 }  // namespace workbook

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+
 namespace {
 
 const char unit_text[] = "__kernel void unit_probe(__global float* x) { x[0] = 1.0f; }\n";
@@ -53,4 +55,17 @@ TEST_CASE("WORKBOOK_KERNEL_DIR overrides the embedded copy, and a missing file t
     CHECK(k.path == (dir.path / "unit_probe.cl").string());
     CHECK_THROWS_WITH_AS(workbook::kernel_source("other.cl"), doctest::Contains("WORKBOOK_KERNEL_DIR"),
                          workbook::Error);
+}
+
+// What a student's runner can leave in its kernel folder while the checker reads it.
+TEST_CASE("a kernel in WORKBOOK_KERNEL_DIR is read only when it is a plain file of sane size") {
+    KernelDir dir;
+    REQUIRE(::mkfifo((dir.path / "fifo.cl").c_str(), 0600) == 0);
+    CHECK_THROWS_WITH_AS(workbook::kernel_source("fifo.cl"), doctest::Contains("not a plain file"), workbook::Error);
+    std::ofstream(dir.path / "real.cl") << "// real\n";
+    std::filesystem::create_symlink(dir.path / "real.cl", dir.path / "link.cl");
+    CHECK_THROWS_WITH_AS(workbook::kernel_source("link.cl"), doctest::Contains("symbolic link"), workbook::Error);
+    std::ofstream(dir.path / "huge.cl") << std::string((4 << 20) + 1, ' ');
+    CHECK_THROWS_WITH_AS(workbook::kernel_source("huge.cl"), doctest::Contains("larger than"), workbook::Error);
+    CHECK(workbook::kernel_source("real.cl").text == "// real\n");
 }

@@ -29,6 +29,11 @@ inline std::string read_file(const std::filesystem::path& path) {
     return text.str();
 }
 
+// A file someone else may have put in place (a student's kernel in their scratch folder): read only
+// when it is a plain file (never a FIFO, a device or a symbolic link, which would block or lead
+// elsewhere), and at most `limit` bytes; throws workbook::Error saying which of these it is not.
+std::string read_plain_file(const std::filesystem::path& path, std::size_t limit);
+
 // Text a student controls (program output, compiler messages quoting their source, file names),
 // made safe once where it enters, for every writer after it (JSON, CSV, HTML, a terminal):
 // invalid UTF-8 becomes U+FFFD, control characters other than newline and tab are shown as
