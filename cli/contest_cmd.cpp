@@ -131,12 +131,16 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     run_one->add_flag("--race-pass", a->run_one.race_pass);
     judge->add_flag("!--no-race-check", a->judge.race_check,
                     "skip the Oclgrind race pass (after each valid timing, at small sizes: see README)");
+    judge->add_flag("!--no-sandbox", a->judge.sandbox,
+                    "run the entries' runner without bubblewrap (NOT safe against hostile entries; said at start)");
 #ifdef WORKBOOK_CONTEST_SERVE
     auto* serve = contest->add_subcommand("serve", "the leaderboard web page, its JSON API and the upload endpoint");
     serve->add_option("--host", a->host, "address to listen on")->capture_default_str();
     serve->add_option("--port", a->port, "port")->capture_default_str();
     serve->add_option("--token", a->token, "the upload token students put in their requests")->required();
     serve->add_option("--n", a->judge.ranking_n, "the judge's ranking size N")->capture_default_str();
+    serve->add_flag("!--no-sandbox", a->judge.sandbox,
+                    "run the entries' runner without bubblewrap (NOT safe against hostile entries; said at start)");
 #endif
 
     return [=]() -> int {
@@ -166,6 +170,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         if (*judge) {
             a->judge.time_limit = std::chrono::seconds(a->time_limit_s);
             a->judge.race_time_limit = std::chrono::seconds(a->race_time_limit_s);
+            contest::check_isolation(a->judge);
             db.requeue_running();
             if (const auto why = contest::race_check_skipped(a->judge); !why.empty())
                 fmt::print("race check: SKIPPED, {}\n", why);
@@ -200,6 +205,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             so.port = a->port;
             so.token = a->token;
             so.judge_options = a->judge;
+            contest::check_isolation(a->judge);
             return contest::serve(so);
         }
 #endif

@@ -749,7 +749,7 @@ private:
                 race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},
                                                          {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
                 const auto race = race::check_runner(checker, std::chrono::seconds(limit * 10), race_box.wrapper(),
-                                                     {env[0], env[1], env[4]});
+                                                     {env[0], env[1], env[4]}, dir);
                 if (!race.clean()) {
                     g.score = 0;
                     g.status = "race";

@@ -7,18 +7,23 @@
 
 #include "workbook/check.hpp"
 #include "workbook/errors.hpp"
+#include "workbook/grading/sandbox.hpp"
 #include "workbook/matmul.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <csignal>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace workbook::contest {
@@ -226,15 +231,16 @@ std::map<std::string, std::string> read_verdict(const std::filesystem::path& fil
 
 // The race pass on a kernel the device accepted: empty when Oclgrind found nothing.
 std::string race_pass(const std::string& workbook, const std::filesystem::path& kernel,
-                      const std::filesystem::path& dir, const JudgeOptions& o) {
+                      const std::filesystem::path& dir, const std::vector<std::string>& wrapper, const JudgeOptions& o) {
     const auto verdict = dir / "race-verdict.txt";
-    const auto rc = race::check_command({workbook, "contest", "run-one", kernel.string(), "--verdict", verdict.string(),
-                                         "--race-pass"},
-                                        o.race_time_limit, {}, {},
-                                        // Local memory as large as any GPU's: the device already ran the kernel.
-                                        // Unoptimised, because Oclgrind cannot run LLVM's `freeze` instruction
-                                        // that optimisation introduces.
-                                        {"--local-mem-size", "262144", "--build-options", "-cl-opt-disable"});
+    // Oclgrind runs the runner (in its sandbox); the checker stays on the device-free host side.
+    const auto rc = race::check_runner({workbook, "contest", "run-one", kernel.string(), "--verdict", verdict.string(),
+                                        "--race-pass"},
+                                       o.race_time_limit, wrapper, {},
+                                       // Local memory as large as any GPU's: the device already ran the kernel.
+                                       // Unoptimised, because Oclgrind cannot run LLVM's `freeze` instruction
+                                       // that optimisation introduces.
+                                       {"--local-mem-size", "262144", "--build-options", "-cl-opt-disable"}, dir);
     if (!rc.reports.empty()) return race_reason(rc.reports.front(), kernel.string());
     if (rc.run.timed_out) return fmt::format("{}: did not finish in {} s", race_pass_name(), o.race_time_limit.count());
     if (rc.run.passed()) return {};
@@ -242,33 +248,151 @@ std::string race_pass(const std::string& workbook, const std::filesystem::path& 
     return race_pass_name() + ": " + (reason.empty() ? rc.run.status() : reason);
 }
 
+constexpr const char* work_prefix = "workbook-judge-";
+
+// The judge's work folder for one submission: named by mkdtemp (nothing can be planted there
+// beforehand), mode 0700, holding the judging process's pid (for reclaim_judge_leftovers()), and
+// removed when judging ends.
+// The runner's folder is a second one (a user of its own cannot pass through a 0700 folder of
+// the judge's), named in the first as runner.dir.
+std::filesystem::path make_private_folder() {
+    std::string t = (std::filesystem::temp_directory_path() / (std::string(work_prefix) + "XXXXXX")).string();
+    if (!::mkdtemp(t.data())) throw Error(fmt::format("cannot make the judge's work folder: {}", std::strerror(errno)));
+    return t;
+}
+
+class WorkFolder {
+public:
+    WorkFolder() : path_(make_private_folder()), runner_(make_private_folder()) {
+        std::ofstream(path_ / "judge.pid") << ::getpid() << "\n";
+        std::ofstream(path_ / "runner.dir") << runner_.string();
+    }
+    ~WorkFolder() {
+        std::error_code ec;
+        std::filesystem::remove_all(runner_, ec);
+        std::filesystem::remove_all(path_, ec);
+    }
+    WorkFolder(const WorkFolder&) = delete;
+    WorkFolder& operator=(const WorkFolder&) = delete;
+    const std::filesystem::path& path() const { return path_; }      // the entry and the verdicts: the judge's
+    const std::filesystem::path& runner() const { return runner_; }  // the sandboxed runner's only writable folder
+
+private:
+    std::filesystem::path path_, runner_;
+};
+
+// The runner's sandbox (grading/sandbox.hpp): the runner program and the work folder, nothing
+// else of this machine's files (not the database, not other entries); as a user of its own when
+// the judge is root. Empty words when --no-sandbox.
+std::vector<std::string> runner_wrapper(const std::filesystem::path& scratch, const JudgeOptions& o) {
+    if (!o.sandbox) return {};
+    grading::Sandbox box;
+    box.scratch = scratch.string();
+    box.readable = {(std::filesystem::read_symlink("/proc/self/exe").parent_path() / "contest-runner").string()};
+    if (::geteuid() == 0) {
+        box.uid = 190000 + ::getpid() % 10000;
+        if (::chown(scratch.c_str(), static_cast<uid_t>(box.uid), static_cast<gid_t>(box.uid)) != 0)
+            throw Error(fmt::format("cannot give the judge's work folder to user {}: {}", box.uid, std::strerror(errno)));
+    } else {
+        box.uid = -1;  // no user switch without root: the namespaces still isolate it
+    }
+    return box.wrapper();
+}
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string j;
+    for (const auto& w : words) j += (j.empty() ? "" : "\x1f") + w;
+    return j;
+}
+
 }  // namespace
 
+void check_isolation(const JudgeOptions& o) {
+    if (!o.sandbox) {
+        fmt::print(stderr, "WARNING: --no-sandbox: each entry's runner runs without bubblewrap; a kernel that is native "
+                           "code (PoCL) can read whatever this user can read.\n");
+        return;
+    }
+    if (const auto problem = grading::sandbox_problem(); !problem.empty())
+        throw Error(fmt::format("the judge's sandbox cannot run: {}.\nFix that, or pass --no-sandbox to judge without it "
+                                "(NOT safe against hostile entries).",
+                                problem));
+}
+
+std::vector<std::string> reclaim_judge_leftovers() {
+    std::vector<std::string> done;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path(), ec)) {
+        const std::string name = e.path().filename().string();
+        struct stat st {};
+        // Only real folders of ours: a planted link or another user's folder is left alone.
+        if (name.rfind(work_prefix, 0) != 0 || ::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != ::geteuid())
+            continue;
+        long pid = 0;
+        try {
+            pid = std::stol(read_plain_file(e.path() / "judge.pid", 64));
+        } catch (...) {
+        }
+        if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0) continue;  // a live judge's, or not one
+        std::vector<std::filesystem::path> folders = {e.path()};
+        try {
+            const std::filesystem::path runner = read_plain_file(e.path() / "runner.dir", 4096);
+            struct stat rs {};
+            if (runner.parent_path() == e.path().parent_path() && runner.filename().string().rfind(work_prefix, 0) == 0 &&
+                ::lstat(runner.c_str(), &rs) == 0 && S_ISDIR(rs.st_mode))
+                folders.push_back(runner);
+        } catch (...) {
+        }
+        // Whatever still runs on that folder's entry (a checker or runner the kill left) goes first.
+        for (const auto& proc : std::filesystem::directory_iterator("/proc", ec)) {
+            const std::string cmdline = read_file_or_empty(proc.path() / "cmdline");
+            const long other = std::atol(proc.path().filename().c_str());
+            for (const auto& f : folders)
+                if (other > 0 && other != ::getpid() && cmdline.find(f.string()) != std::string::npos)
+                    ::kill(static_cast<pid_t>(other), SIGKILL);
+        }
+        for (const auto& f : folders) {
+            std::filesystem::remove_all(f, ec);
+            done.push_back("removed " + f.string() + ", left by a judge that was stopped");
+        }
+    }
+    return done;
+}
+
 std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
+    static std::once_flag reclaimed;
+    std::call_once(reclaimed, [] {
+        for (const auto& line : reclaim_judge_leftovers()) fmt::print(stderr, "judge: {}\n", line);
+    });
     const auto sub = db.claim();
     if (!sub) return std::nullopt;
     Judged out{sub->id, sub->alias, "rejected", {}, 0};
+    // Every reason is sanitised once, here: it quotes compiler and Oclgrind text, which quotes
+    // the entry (invalid UTF-8, escape sequences in a comment).
     auto reject = [&](const std::string& reason) {
-        db.reject(sub->id, reason);
-        out.reason = reason;
+        out.reason = sanitize(reason, 2000);
+        db.reject(sub->id, out.reason);
     };
-    const auto dir = std::filesystem::temp_directory_path() / fmt::format("workbook-judge-{}-{}", ::getpid(), sub->id);
-    std::filesystem::create_directories(dir);
+    const WorkFolder work;
+    const auto& dir = work.path();
     const auto kernel = dir / "kernel.cl", verdict = dir / "verdict.txt";
     std::ofstream(kernel) << sub->source;
+    // The copy the race pass's reports quote (the runner's sandbox names it submission.cl).
+    std::ofstream(dir / "submission.cl") << sub->source;
     std::vector<std::string> argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "contest", "run-one",
                                      kernel.string(), "--verdict", verdict.string(),
                                      "--n", std::to_string(o.ranking_n), "--secret-sizes",
                                      std::to_string(o.secret_sizes), "--warmups", std::to_string(o.warmups),
                                      "--repeats", std::to_string(o.repeats)};
     for (int s : o.public_sizes) argv.insert(argv.end(), {"--size", std::to_string(s)});
-    const auto r = run_process(argv, o.time_limit, {}, 64 * 1024);
+    const std::vector<std::string> wrapper = runner_wrapper(work.runner(), o);
+    const auto r = run_process(argv, o.time_limit, {"WORKBOOK_RUNNER_WRAPPER=" + joined(wrapper)}, 64 * 1024);
     auto v = read_verdict(verdict);
     // The race pass only for kernels the device accepted: a wrong one has its clearer reason.
     const std::string race_failure = !r.timed_out && r.passed() && v["result"] == "ok" && race_check_skipped(o).empty()
-                                         ? race_pass(argv[0], kernel, dir, o)
+                                         ? race_pass(argv[0], kernel, dir, wrapper, o)
                                          : std::string();
-    std::filesystem::remove_all(dir);
     if (!race_failure.empty()) {
         reject(race_failure);
     } else if (r.timed_out) {

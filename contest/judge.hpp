@@ -46,6 +46,9 @@ struct JudgeOptions {
     bool race_check = true;
     // Oclgrind simulates every work-item: a kernel that is fast on the device can take minutes.
     std::chrono::seconds race_time_limit{300};
+    // The runner (the only process that builds and launches an entry) in bubblewrap: it sees the
+    // runner program and its work folder only. False: --no-sandbox, said at start.
+    bool sandbox = true;
 };
 
 // Why the race pass will not run for these options, or empty when it will.
@@ -57,6 +60,14 @@ struct Judged {
     std::string alias, status, reason;
     double gflops = 0;
 };
+
+// Refuses (workbook::Error, with the fix) when the runner's sandbox cannot run here and
+// --no-sandbox was not given; with --no-sandbox, warns on stderr.
+void check_isolation(const JudgeOptions& options);
+
+// Work folders of judges that were killed (and what still runs on them): removed, one line each.
+// judge_next() calls it once per process, before its first entry.
+std::vector<std::string> reclaim_judge_leftovers();
 
 // Judges the oldest queued submission (in a child process with a time limit, on the device the
 // WORKBOOK_* variables choose) and records the run or the rejection. Empty when the queue is empty.

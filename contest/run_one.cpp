@@ -146,8 +146,12 @@ int run_one(const RunOneOptions& o) {
         const auto self = std::filesystem::read_symlink("/proc/self/exe");
         runner::Client client({(self.parent_path() / "contest-runner").string()});
         runner::Message build;
-        // The race pass names the real file, so Oclgrind's reports can quote its lines.
-        build.text["path"] = o.race_pass ? o.kernel_file : std::string("submission.cl");
+        // The race pass names a file Oclgrind can read, so its reports quote the lines: in the
+        // runner's sandbox, a copy the runner writes into its own folder; else the entry itself.
+        const char* wrapper = std::getenv("WORKBOOK_RUNNER_WRAPPER");
+        const bool sandboxed = wrapper && *wrapper;
+        build.text["path"] = o.race_pass && !sandboxed ? o.kernel_file : std::string("submission.cl");
+        if (o.race_pass && sandboxed) build.numbers["write_source"] = 1;
         build.text["source"] = source;
         build.text["options"] = d.options;
         const auto built = client.call("contest_build", build);

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <poll.h>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace workbook {
@@ -33,10 +34,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
     args.push_back(nullptr);
 
     Stopwatch clock;
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) throw Error(fmt::format("fork failed: {}", std::strerror(errno)));
     if (pid == 0) {
         setpgid(0, 0);
+        // Dies with us: a judge or grader killed with SIGKILL leaves no child running unbounded.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
         dup2(fds[1], STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
         close(fds[0]);

@@ -1,5 +1,7 @@
 // Running tests under Oclgrind and reading its reports (see race_check.hpp).
 #include "workbook/race_check.hpp"
+#include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -43,9 +45,26 @@ namespace {
 
 // Line `number` (1-based) of `path`, trimmed, or empty when the file or line is not there. A
 // relative path (kernels are named relative to the course root) is tried from the working
-// directory and each of its parents.
-std::string source_line(const std::string& path, long number) {
+// directory and each of its parents. With `only_in` (the grader, the judge) the path is the
+// kernel's own `#line` text, which a student controls: read only when, links resolved, it is a
+// .cl file inside that folder, and only as a plain file of sane size.
+std::string source_line(const std::string& path, long number, const std::filesystem::path& only_in) {
     std::filesystem::path file = path;
+    if (!only_in.empty()) {
+        std::error_code ec;
+        const auto root = std::filesystem::weakly_canonical(only_in, ec);
+        const auto real = std::filesystem::weakly_canonical(file.is_relative() ? only_in / file : file, ec);
+        const auto rel = real.lexically_relative(root);
+        if (ec || real.extension() != ".cl" || rel.empty() || *rel.begin() == "..") return {};
+        try {
+            std::istringstream in(read_plain_file(real, 4 << 20));
+            std::string line;
+            for (long n = 1; n <= number && std::getline(in, line); ++n)
+                if (n == number) return line.substr(std::min(line.find_first_not_of(" \t"), line.size()));
+        } catch (const Error&) {
+        }
+        return {};
+    }
     if (file.is_relative()) {
         std::error_code ec;
         for (auto dir = std::filesystem::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
@@ -65,7 +84,7 @@ std::string source_line(const std::string& path, long number) {
 
 }  // namespace
 
-std::vector<Report> parse(const std::string& output) {
+std::vector<Report> parse(const std::string& output, const std::filesystem::path& sources) {
     static const std::regex kernel_line(R"(^\s+Kernel: )");
     static const std::regex entity_line(R"(^\s+(First entity|Second entity|Entity):)");
     static const std::regex at_line(R"(^\s+At line (\d+) \(column \d+\) of (.*):$)");
@@ -89,7 +108,7 @@ std::vector<Report> parse(const std::string& output) {
                 ++j;  // the LLVM instruction
             } else if (std::regex_search(line, m, at_line)) {
                 r.details += line + "\n";
-                const std::string text = source_line(m[2].str(), std::stol(m[1].str()));
+                const std::string text = source_line(m[2].str(), std::stol(m[1].str()), sources);
                 r.details += "\t  " + (text.empty() ? std::string("(source not available)") : text) + "\n";
                 ++j;  // Oclgrind's excerpt
             }
@@ -167,17 +186,24 @@ bool prepare(Result& r, const std::vector<std::string>& options, const std::vect
 }  // namespace
 
 Result check_runner(const std::string& checker, std::chrono::seconds timeout,
-                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env) {
+                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env,
+                    const std::filesystem::path& sources) {
+    return check_runner(std::vector<std::string>{checker}, timeout, runner_wrapper, env, {}, sources);
+}
+
+Result check_runner(const std::vector<std::string>& checker, std::chrono::seconds timeout,
+                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env,
+                    const std::vector<std::string>& oclgrind_options, const std::filesystem::path& sources) {
     Result r;
     std::vector<std::string> oclgrind, environment;
-    if (!prepare(r, {}, env, oclgrind, environment)) return r;
+    if (!prepare(r, oclgrind_options, env, oclgrind, environment)) return r;
     std::string joined;
     for (const auto& w : runner_wrapper) joined += w + "\x1f";
     for (const auto& w : oclgrind) joined += w + "\x1f";
     joined.pop_back();
     environment.push_back("WORKBOOK_RUNNER_WRAPPER=" + joined);
-    r.run = run_process({checker}, timeout, environment);
-    r.reports = parse(r.run.output);
+    r.run = run_process(checker, timeout, environment);
+    r.reports = parse(r.run.output, sources);
     return r;
 }
 

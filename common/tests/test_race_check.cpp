@@ -66,3 +66,35 @@ TEST_CASE("race::parse keeps the kernel, the work-items and the student's line, 
 TEST_CASE("race::parse finds nothing in a clean run") {
     CHECK(workbook::race::parse("Device: Oclgrind\n[doctest] Status: SUCCESS!\n").empty());
 }
+
+// The grader and the judge name the folder of the student's kernels: a #line the kernel sets
+// (its "At line ... of FILE") must not make them quote any other file.
+TEST_CASE("race::parse with a sources folder quotes only .cl files inside it, links resolved") {
+    const fs::path root = fs::temp_directory_path() / "workbook_race_sources";
+    fs::remove_all(root);
+    fs::create_directories(root / "kernels");
+    fs::create_directories(root / "secret");
+    std::ofstream(root / "kernels" / "mine.cl") << "line one of mine\n";
+    std::ofstream(root / "secret" / "solution.cl") << "line one of the solution\n";
+    std::ofstream(root / "kernels" / "notes.txt") << "line one of notes\n";
+    fs::create_directory_symlink(root / "secret", root / "kernels" / "d");
+    auto quoted = [&](const std::string& file) {
+        const auto r = workbook::race::parse(race_report(file), root / "kernels");
+        REQUIRE(r.size() == 1);
+        return r[0].details;
+    };
+    CHECK(quoted("mine.cl").find("line one of mine") == std::string::npos);  // race_report names line 3
+    const std::string own = workbook::race::parse("Read-write data race at x\n\tKernel: k\n\tAt line 1 (column 1) of mine.cl:\n"
+                                                  "\t  excerpt\n\n",
+                                                  root / "kernels")[0].details;
+    CHECK(own.find("line one of mine") != std::string::npos);
+    for (const std::string& attack : std::vector<std::string>{"../secret/solution.cl", (root / "secret" / "solution.cl").string(), "d/solution.cl",
+                                     "notes.txt"}) {
+        const std::string out = workbook::race::parse("Read-write data race at x\n\tKernel: k\n\tAt line 1 (column 1) of " +
+                                                          attack + ":\n\t  excerpt\n\n",
+                                                      root / "kernels")[0].details;
+        CHECK_MESSAGE(out.find("line one of") == std::string::npos, attack);
+        CHECK(out.find("(source not available)") != std::string::npos);
+    }
+    fs::remove_all(root);
+}

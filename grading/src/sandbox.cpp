@@ -73,12 +73,13 @@ std::vector<std::string> Sandbox::wrapper() const {
     }
     for (const std::string& a : {std::string("prlimit"), fmt::format("--cpu={}", limits.cpu_s),
                                  fmt::format("--as={}", limits.memory_mib << 20), fmt::format("--nproc={}", limits.processes),
-                                 fmt::format("--fsize={}", limits.file_mib << 20), std::string("--core=0"), std::string("--"),
-                                 std::string("setpriv"),
-                                 // Never root: root ignores RLIMIT_NPROC.
-                                 fmt::format("--reuid={}", uid), fmt::format("--regid={}", uid), std::string("--clear-groups"),
-                                 std::string("--inh-caps=-all"), std::string("--")})
+                                 fmt::format("--fsize={}", limits.file_mib << 20), std::string("--core=0"), std::string("--")})
         w.push_back(a);
+    // Never root: root ignores RLIMIT_NPROC. (No uid: not root, nothing to switch.)
+    if (uid >= 0)
+        for (const std::string& a : {std::string("setpriv"), fmt::format("--reuid={}", uid), fmt::format("--regid={}", uid),
+                                     std::string("--clear-groups"), std::string("--inh-caps=-all"), std::string("--")})
+            w.push_back(a);
     // The allow-listed environment (see sandbox.hpp).
     std::vector<std::pair<std::string, std::string>> vars = {
         {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", scratch}, {"POCL_CACHE_DIR", scratch + "/.pocl-cache"}};

@@ -5,7 +5,9 @@
 set -euo pipefail
 wb=$1 work=$2 src=$3
 export WORKBOOK_TUNING_FILE="$work/tuning.toml"  # this machine's stored tuning must not matter here
-rm -rf "$work" && mkdir -p "$work" && cd "$work"
+rm -rf "$work" && mkdir -p "$work/tmp" "$work/attacker" && cd "$work"
+# The judge's temporary folders go here, where this test can see them (and plant links).
+export TMPDIR="$work/tmp"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A correct kernel (the README's ada); the cheats below are made from it.
@@ -19,6 +21,10 @@ variant hangs 's|for (int k = 0; k < TS; k++) sum|for (int k = 0; k < TS; k += (
 # PoCL runs the work-items of a group one after another and shows the right answer, so only the
 # race pass (Oclgrind) sees it.
 variant no_second_barrier '/for (int k = 0; k < TS; k++) sum/{n;d}'
+# The same race, with terminal escape sequences in comments on the racing lines (Oclgrind quotes them).
+sed -e 's|\(Aw\[lr \* TS + lc\] = .*\)$|\1 // \x1b]0;pwned\x07\x1b[2J|' -e 's|\(for (int k = 0; k < TS; k++) sum.*\)$|\1 // \x1b]0;pwned\x07|' \
+    no_second_barrier.cl > racy_escape.cl
+grep -q $'\x1b' racy_escape.cl || fail "racy_escape has no escape byte"
 variant no_compile 's|float sum = 0.0f;|float sum = undeclared;|'
 variant no_local 's|^// contest: local = 16, 16$||'
 variant bad_expression 's|^// contest: global = roundup(N, 16), roundup(N, 16)|// contest: global = roundup(N, 16) + M, roundup(N, 16)|'
@@ -34,7 +40,7 @@ printf '#include "/etc/hostname"\n' | cat - good.cl > include_file.cl
 "$wb" contest --db c.db baseline --reference > /dev/null
 WORKBOOK_REFERENCE_KERNEL=gpu "$wb" contest --db c.db baseline --reference > /dev/null
 "$wb" contest --db c.db submit good.cl --alias ada > /dev/null
-for v in zero public_only past_c hangs no_compile no_second_barrier; do
+for v in zero public_only past_c hangs no_compile no_second_barrier racy_escape; do
     "$wb" contest --db c.db submit "$v.cl" --alias "$v" > /dev/null
 done
 # Declarations that do not parse are refused at submission, before anything runs.
@@ -52,7 +58,14 @@ echo "$out" | grep -qF "$(head -c 12 /etc/hostname)" && fail "the #include refus
 if "$wb" contest --db c.db submit good.cl --alias ada > /dev/null 2>&1; then fail "the rate limit let ada submit twice"; fi
 echo "ok: rate limit"
 
+# Predictable names a local user could plant: links to a folder of theirs. Nothing may follow them.
+for i in 1 2 3 4 5 $$; do ln -s "$work/attacker" "$TMPDIR/workbook-judge-$i"; done
+ln -s "$work/attacker" "$TMPDIR/workbook-judge-XXXXXX"
 "$wb" contest --db c.db judge --n 256 --repeats 3 --time-limit 30
+[ -z "$(ls -A "$work/attacker")" ] || fail "the judge wrote through a planted link: $(ls -A "$work/attacker")"
+[ "$(find "$TMPDIR" -maxdepth 1 -name 'workbook-judge-*' -type l | wc -l)" = 7 ] || fail "the planted links were touched"
+[ -z "$(find "$TMPDIR" -maxdepth 1 -name 'workbook-judge-*' -type d)" ] || fail "the judge left a work folder behind"
+echo "ok: planted links change nothing; no work folder left"
 "$wb" contest --db c.db status > status.txt
 cat status.txt
 expect_status() {
@@ -74,6 +87,12 @@ else
     expect_status no_second_barrier rejected "race check .Oclgrind, N = 17 and 70.: Read-write data race"
     grep -E "^ +[0-9]+  no_second_barrier .*of submission.cl:" status.txt > /dev/null || fail "no_second_barrier: no line named"
 fi
+if command -v oclgrind > /dev/null && [ "${WORKBOOK_RACE_CHECK:-}" != off ]; then
+    expect_status racy_escape rejected "race check"
+    LC_ALL=C grep -q $'\x1b' status.txt && fail "a raw escape byte reached contest status"
+    grep -q 'racy_escape .*\\x1b\]0;pwned' status.txt || fail "racy_escape's reason does not show the escape escaped"
+    echo "ok: the race reason's escape sequences are shown escaped"
+fi
 "$wb" contest --db c.db board > board.txt
 cat board.txt
 grep -E "^ +[1-3]  ada " board.txt > /dev/null || fail "ada is not on the board"
@@ -85,6 +104,25 @@ awk '/^ +[0-9]+  / { g = $(NF-2); if (prev != "" && g > prev) exit 1; prev = g }
 for v in zero public_only past_c hangs no_compile wrong_locals no_second_barrier; do
     grep -q " $v " board.txt && fail "$v reached the board"
 done
+# kill -9 of a judge in the middle of an entry: its checker and sandboxed runner die with it, and
+# the next judge removes the work folder it left.
+"$wb" contest --db k.db submit hangs.cl --alias hangs > /dev/null
+"$wb" contest --db k.db judge --n 256 --repeats 3 --time-limit 60 > k.log 2>&1 &
+judge=$!
+for _ in $(seq 100); do pgrep -f "contest-runner" > /dev/null && break; sleep 0.2; done
+pgrep -af "bwrap.*contest-runner" > /dev/null || fail "the entry's runner is not in the sandbox: $(pgrep -af contest-runner)"
+left=$(grep -l . "$TMPDIR"/workbook-judge-*/judge.pid | xargs dirname)
+[ -n "$left" ] || fail "no work folder while judging"
+for d in "$TMPDIR"/workbook-judge-*; do
+    [ -L "$d" ] || [ "$(stat -c %a "$d")" = 700 ] || fail "a work folder is not private: $d $(stat -c %a "$d")"
+done
+kill -9 $judge; wait $judge 2>/dev/null || true
+sleep 1
+pgrep -af "$left" && fail "a process of the killed judge still runs"
+"$wb" contest --db k.db judge --n 256 --repeats 3 --time-limit 5 > k2.log 2>&1 || fail "the restarted judge failed: $(cat k2.log)"
+grep -q "removed $left, left by a judge that was stopped" k2.log || fail "the leftover folder was not reclaimed: $(cat k2.log)"
+[ -n "$(find "$TMPDIR" -maxdepth 1 -name 'workbook-judge-*' -type d)" ] && fail "the killed judge's work folders are still there"
+echo "ok: a killed judge leaves no process, and its folder is reclaimed at the next start"
 # Gradescope's leaderboard entry for a contest submission.
 "$wb" contest --db gs.db submit good.cl --alias gs > /dev/null
 "$wb" contest --db gs.db judge --n 128 --repeats 3 --gradescope results.json > /dev/null

@@ -8,6 +8,7 @@
 #include "workbook/process.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,14 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
 // The same for a graded test whose runner is sandboxed (the grader): the checker runs as it is,
 // with WORKBOOK_SMALL=1, and only its runner under `runner_wrapper` and then Oclgrind (through
 // WORKBOOK_RUNNER_WRAPPER, runner.hpp).
+// `sources`: the folder whose .cl files the reports may quote (see parse()).
 Result check_runner(const std::string& checker, std::chrono::seconds timeout,
-                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env);
+                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env,
+                    const std::filesystem::path& sources = {});
+// The same with a checker command line and options for Oclgrind (the contest judge's run-one).
+Result check_runner(const std::vector<std::string>& checker, std::chrono::seconds timeout,
+                    const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env,
+                    const std::vector<std::string>& oclgrind_options, const std::filesystem::path& sources = {});
 
 // Empty, or why `source` (an OpenCL C file) cannot be race-checked honestly: it tests a macro whose
 // value differs between the device and Oclgrind (__OPTIMIZE__, __OPENCL_VERSION__, ...), so the
@@ -68,6 +75,9 @@ Result check_runner(const std::string& checker, std::chrono::seconds timeout,
 std::string device_dependent_macro(const std::string& source, const std::string& file_name);
 
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
-std::vector<Report> parse(const std::string& output);
+// `sources` empty: each "At line" file is read where it is named (the course's own runs). Else
+// (the grader, the judge: the file name comes from the kernel's #line text, which a student
+// controls) only .cl files inside that folder, links resolved, are quoted.
+std::vector<Report> parse(const std::string& output, const std::filesystem::path& sources = {});
 
 }  // namespace workbook::race

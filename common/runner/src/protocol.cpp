@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 extern char** environ;
@@ -236,9 +237,13 @@ void Client::start() {
     int requests[2], replies[2];
     if (::pipe2(requests, O_CLOEXEC) != 0 || ::pipe2(replies, O_CLOEXEC) != 0)
         throw ProtocolError(fmt::format("cannot create pipes: {}", std::strerror(errno)));
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) throw ProtocolError(fmt::format("cannot start the runner: {}", std::strerror(errno)));
     if (pid == 0) {
+        // The runner dies with its checker, whatever killed the checker.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);
         // fds 3 and 4, without close-on-exec (dup2 clears it; a same-number dup needs fcntl).
         int in = ::fcntl(requests[0], F_DUPFD_CLOEXEC, 10), out = ::fcntl(replies[1], F_DUPFD_CLOEXEC, 10);
         ::dup2(in, 3);

@@ -34,7 +34,7 @@ struct Sandbox {
     std::vector<std::pair<std::string, std::string>> env;
     // The unprivileged user it runs as. The grader gives each submission its own, so that one
     // submission's fork bomb (RLIMIT_NPROC counts per user) cannot starve another's build.
-    int uid = 65534;
+    int uid = 65534;                     // -1: no switch (the caller is not root)
     // cgroup.procs files every process of the submission joins first (budget.hpp); empty: none.
     std::vector<std::string> cgroups;
 
