@@ -8,7 +8,7 @@ find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CPP_HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 
-add_library(workbook_contest_serve STATIC "${CMAKE_CURRENT_LIST_DIR}/serve.cpp")
+add_library(workbook_contest_serve STATIC "${CMAKE_CURRENT_LIST_DIR}/serve.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_gate.cpp")
 target_link_libraries(workbook_contest_serve
   PUBLIC workbook_contest
   PRIVATE nlohmann_json::nlohmann_json PkgConfig::CPP_HTTPLIB Threads::Threads)
