@@ -3,7 +3,7 @@
 //   contest_serve_test serve DB PORT TOKEN [OPTION VALUE]...
 //                                                       serve DB with the judge off (PORT 0: any; TOKEN -:
 //                                                       none, with --roster); options --roster, --tokens,
-//                                                       --interval, --max-queued, --request-deadline,
+//                                                       --reissue, --interval, --max-queued, --request-deadline,
 //                                                       --max-per-address
 //   contest_serve_test record DB ALIAS GFLOPS [DEVICE]  queue a submission and record a run for it
 //   contest_serve_test post PORT TOKEN ALIAS FILE       upload FILE to /api/submit (TOKEN -: none)
@@ -58,6 +58,7 @@ int run(int argc, char** argv) {
             const std::string name = argv[i], value = argv[i + 1];
             if (name == "--roster") options.roster = value;
             else if (name == "--tokens") options.tokens_file = value;
+            else if (name == "--reissue") options.reissue.push_back(value);
             else if (name == "--interval") options.min_interval_s = std::stoi(value);
             else if (name == "--max-queued") options.max_queued = std::stoi(value);
             else if (name == "--request-deadline") options.request_deadline_s = std::stod(value);
