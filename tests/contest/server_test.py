@@ -354,6 +354,8 @@ def slow_test(helper, scratch):
             pass
         except OSError:
             break
+        if time.monotonic() - start > 6:
+            break  # no deadline at all
     elapsed = time.monotonic() - start
     s.close()
     check(f"a request trickling in at 2 bytes/s is cut at the 2 s deadline with 408 (after {elapsed:.2f} s)",
