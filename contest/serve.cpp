@@ -1,9 +1,9 @@
 // The contest's web server (see serve.hpp).
 //
-// Threads: the caller's thread runs the HTTP server (its handlers run on httplib's pool and share
-// one Database under a mutex), one thread waits for SIGINT/SIGTERM, and one runs the judge with a
-// Database of its own. Nothing in a request ever becomes a path: the uploaded file name is only
-// stored as text, sanitised.
+// Threads: the caller's thread accepts connections, the gate (http_gate.hpp) reads requests in one
+// thread and runs handlers on a few workers (they share one Database under a mutex), one thread
+// waits for SIGINT/SIGTERM, and one runs the judge with a Database of its own. Nothing in a request
+// ever becomes a path: the uploaded file name is only stored as text, sanitised.
 #include "serve.hpp"
 
 #include "contest/alias.hpp"
