@@ -3,6 +3,7 @@
 
 #include "term.hpp"
 
+#include "contest/alias.hpp"
 #include "contest/db.hpp"
 #include "contest/judge.hpp"
 #include "contest/reference.hpp"
@@ -39,6 +40,10 @@ struct ContestArgs {
     contest::RunOneOptions run_one;
     std::string host = "127.0.0.1", token;
     int port = 8080;
+    std::string roster, tokens_file;
+    std::vector<std::string> reissue;
+    int max_queued = 3, max_per_address = 10;
+    double request_deadline_s = 10;
     int time_limit_s = 120, race_time_limit_s = 300;
     std::string gradescope;
 };
@@ -137,10 +142,32 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     auto* serve = contest->add_subcommand("serve", "the leaderboard web page, its JSON API and the upload endpoint");
     serve->add_option("--host", a->host, "address to listen on")->capture_default_str();
     serve->add_option("--port", a->port, "port")->capture_default_str();
-    serve->add_option("--token", a->token, "the upload token students put in their requests")->required();
+    auto* roster = serve->add_option("--roster", a->roster,
+                                     "CSV of students (\"id\" or \"id,display name\" per line): each gets an upload "
+                                     "token of their own, bound to one alias")
+                       ->check(CLI::ExistingFile);
+    serve->add_option("--tokens", a->tokens_file,
+                      "where the tokens issued now are appended (mode 0600; default: <roster name>-tokens.csv "
+                      "beside the roster)")
+        ->needs(roster);
+    serve->add_option("--reissue", a->reissue, "student ids whose token is replaced (a lost one)")->needs(roster);
+    auto* token = serve->add_option("--token", a->token,
+                                    "informal mode: ONE upload token shared by everyone, any alias (use --roster for "
+                                    "a contest)");
+    roster->excludes(token);
     serve->add_option("--n", a->judge.ranking_n, "the judge's ranking size N")->capture_default_str();
     serve->add_flag("!--no-sandbox", a->judge.sandbox,
                     "run the entries' runner without bubblewrap (NOT safe against hostile entries; said at start)");
+    serve->add_option("--interval", a->interval, "seconds between two uploads of one student (one alias with --token)")
+        ->capture_default_str();
+    serve->add_option("--max-queued", a->max_queued, "entries one student (alias) may have waiting at once")
+        ->capture_default_str();
+    serve->add_option("--request-deadline", a->request_deadline_s,
+                      "seconds a client has to send a whole request (headers and body)")
+        ->capture_default_str();
+    serve->add_option("--max-per-address", a->max_per_address,
+                      "open connections per client address (0: no cap, for a server behind a reverse proxy)")
+        ->capture_default_str();
 #endif
 
     return [=]() -> int {
@@ -149,8 +176,11 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         if (*submit) {
             const std::string source = read_file(a->file);
             contest::parse_declaration(source);  // a clear error now rather than a rejection later
-            const auto id = db.queue(a->alias, std::filesystem::path(a->file).filename().string(), source, a->interval);
-            fmt::print("queued submission {} for {}; `workbook contest judge` runs it\n", id, a->alias);
+            const auto alias = contest::normalise_alias(a->alias);  // the server's rules
+            const auto id = db.queue(contest::QueueRequest{"alias:" + alias.key, alias.display, alias.key,
+                                                           std::filesystem::path(a->file).filename().string(), source,
+                                                           a->interval, 0});
+            fmt::print("queued submission {} for {}; `workbook contest judge` runs it\n", id, alias.display);
             return exit_ok;
         }
         if (*baseline && a->reference) {
@@ -204,6 +234,13 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             so.host = a->host;
             so.port = a->port;
             so.token = a->token;
+            so.roster = a->roster;
+            so.tokens_file = a->tokens_file;
+            so.reissue = a->reissue;
+            so.min_interval_s = a->interval;
+            so.max_queued = a->max_queued;
+            so.request_deadline_s = a->request_deadline_s;
+            so.max_per_address = a->max_per_address;
             so.judge_options = a->judge;
             contest::check_isolation(a->judge);
             return contest::serve(so);

@@ -27,31 +27,85 @@ Database::Database(const std::filesystem::path& file)
             median_s REAL NOT NULL, min_s REAL NOT NULL, max_s REAL NOT NULL, gflops REAL NOT NULL,
             repeats INTEGER NOT NULL, sizes TEXT NOT NULL, build_options TEXT NOT NULL, kernel_hash TEXT NOT NULL,
             finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%S','now')));)");
+    create_identity_schema();
+}
+
+// Who submitted (owner, alias_key) and the roster's students. A database from before these
+// columns gets them, its old rows owned by their alias.
+void Database::create_identity_schema() {
+    SQLite::Transaction t(*db_);
+    bool has_owner = false;
+    SQLite::Statement columns(*db_, "PRAGMA table_info(submissions)");
+    while (columns.executeStep()) has_owner |= columns.getColumn(1).getString() == "owner";
+    if (!has_owner) {
+        db_->exec("ALTER TABLE submissions ADD COLUMN owner TEXT NOT NULL DEFAULT ''");
+        db_->exec("ALTER TABLE submissions ADD COLUMN alias_key TEXT NOT NULL DEFAULT ''");
+        db_->exec("UPDATE submissions SET owner = 'alias:' || alias, alias_key = alias");
+    }
+    db_->exec(R"(
+        CREATE INDEX IF NOT EXISTS submissions_owner ON submissions(owner, status);
+        CREATE TABLE IF NOT EXISTS students (
+            id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,
+            alias TEXT NOT NULL DEFAULT '', alias_key TEXT UNIQUE, active INTEGER NOT NULL DEFAULT 1);)");
+    t.commit();
 }
 
 Database::~Database() = default;
 
 std::int64_t Database::queue(const std::string& alias, const std::string& file_name, const std::string& source,
                              int min_interval_s) {
-    if (alias.empty() || alias.size() > 40)
+    return queue(QueueRequest{"alias:" + alias, alias, alias, file_name, source, min_interval_s, 0});
+}
+
+namespace {
+
+int count(SQLite::Database& db, const char* sql, const std::string& a, const std::string& b = {}) {
+    SQLite::Statement s(db, sql);
+    s.bind(1, a);
+    if (s.getBindParameterCount() > 1) s.bind(2, b);
+    s.executeStep();
+    return s.getColumn(0).getInt();
+}
+
+// Throws RateLimited when `r.owner` is over either limit.
+void check_limits(SQLite::Database& db, const QueueRequest& r) {
+    const std::string who = r.owner.rfind("student:", 0) == 0 ? "you" : fmt::format("\"{}\"", r.alias);
+    if (count(db, "SELECT COUNT(*) FROM submissions WHERE owner = ? AND "
+                  "submitted_at > strftime('%Y-%m-%dT%H:%M:%S','now', ?)",
+              r.owner, fmt::format("-{} seconds", r.min_interval_s)) > 0)
+        throw RateLimited(fmt::format("{} submitted less than {} s ago: one submission per {} per {} s; try again "
+                                      "later",
+                                      who, r.min_interval_s, who == "you" ? "student" : "alias", r.min_interval_s));
+    if (r.max_queued > 0) {
+        const int waiting = count(db, "SELECT COUNT(*) FROM submissions WHERE owner = ? AND status = 'queued'", r.owner);
+        if (waiting >= r.max_queued)
+            throw RateLimited(fmt::format("{} already {} {} entr{} waiting for the judge (at most {} at once); submit "
+                                          "again once one is judged",
+                                          who, who == "you" ? "have" : "has", waiting, waiting == 1 ? "y" : "ies",
+                                          r.max_queued));
+    }
+}
+
+}  // namespace
+
+std::int64_t Database::queue(const QueueRequest& r) {
+    if (r.alias.empty() || r.alias.size() > 160)  // 40 characters of up to 4 bytes (contest/alias.hpp)
         throw Error("the alias must be 1 to 40 characters long");
-    for (unsigned char c : alias)
+    for (unsigned char c : r.alias)
         if (c < 0x20 || c == 0x7f) throw Error("the alias may not contain control characters");
     SQLite::Transaction t(*db_);
-    SQLite::Statement recent(*db_, "SELECT COUNT(*) FROM submissions WHERE alias = ? AND alias <> ? AND alias <> ? AND "
-                                   "submitted_at > strftime('%Y-%m-%dT%H:%M:%S','now', ?)");
-    recent.bind(1, alias);
-    recent.bind(2, baseline_alias);
-    recent.bind(3, reference_alias);
-    recent.bind(4, fmt::format("-{} seconds", min_interval_s));
-    recent.executeStep();
-    if (recent.getColumn(0).getInt() > 0)
-        throw Error(fmt::format("\"{}\" submitted less than {} s ago: one submission per alias per {} s", alias,
-                                min_interval_s, min_interval_s));
-    SQLite::Statement insert(*db_, "INSERT INTO submissions(alias, file_name, source) VALUES (?, ?, ?)");
+    if (!reserved_alias(r.alias)) check_limits(*db_, r);
+    // One spelling per identity on the board: the first one used.
+    SQLite::Statement first(*db_, "SELECT alias FROM submissions WHERE alias_key = ? ORDER BY id LIMIT 1");
+    first.bind(1, r.alias_key);
+    const std::string alias = first.executeStep() ? first.getColumn(0).getString() : r.alias;
+    SQLite::Statement insert(*db_,
+                             "INSERT INTO submissions(alias, file_name, source, owner, alias_key) VALUES (?, ?, ?, ?, ?)");
     insert.bind(1, alias);
-    insert.bind(2, file_name);
-    insert.bind(3, source);
+    insert.bind(2, r.file_name);
+    insert.bind(3, r.source);
+    insert.bind(4, r.owner);
+    insert.bind(5, r.alias_key);
     insert.exec();
     const auto id = db_->getLastInsertRowid();
     t.commit();
@@ -169,6 +223,69 @@ std::vector<DeviceBoard> Database::board() const {
         }
     }
     return boards;
+}
+
+bool Database::has_student(const std::string& id) const {
+    return count(*db_, "SELECT COUNT(*) FROM students WHERE id = ?", id) > 0;
+}
+
+void Database::add_student(const Student& st, const std::string& token_hash) {
+    if (!st.alias_key.empty())
+        if (const auto holder = alias_holder(st.alias_key))
+            throw Error(fmt::format("students \"{}\" and \"{}\" would have the same alias \"{}\"; give one of them "
+                                    "another name in the roster",
+                                    *holder, st.id, st.alias));
+    SQLite::Statement s(*db_, "INSERT INTO students(id, name, token_hash, alias, alias_key) VALUES (?, ?, ?, ?, ?)");
+    s.bind(1, st.id);
+    s.bind(2, st.name);
+    s.bind(3, token_hash);
+    s.bind(4, st.alias);
+    if (st.alias_key.empty()) s.bind(5);  // NULL: unbound students do not collide
+    else s.bind(5, st.alias_key);
+    s.exec();
+}
+
+void Database::set_token_hash(const std::string& id, const std::string& token_hash) {
+    SQLite::Statement s(*db_, "UPDATE students SET token_hash = ? WHERE id = ?");
+    s.bind(1, token_hash);
+    s.bind(2, id);
+    if (s.exec() == 0) throw Error(fmt::format("no student \"{}\" in the database", id));
+}
+
+void Database::set_active_students(const std::vector<std::string>& ids) {
+    SQLite::Transaction t(*db_);
+    db_->exec("UPDATE students SET active = 0");
+    SQLite::Statement s(*db_, "UPDATE students SET active = 1 WHERE id = ?");
+    for (const auto& id : ids) {
+        s.bind(1, id);
+        s.exec();
+        s.reset();
+    }
+    t.commit();
+}
+
+std::optional<Student> Database::student_by_token_hash(const std::string& token_hash) const {
+    SQLite::Statement s(*db_, "SELECT id, name, alias, COALESCE(alias_key, '') FROM students "
+                              "WHERE token_hash = ? AND active = 1");
+    s.bind(1, token_hash);
+    if (!s.executeStep()) return std::nullopt;
+    return Student{s.getColumn(0).getString(), s.getColumn(1).getString(), s.getColumn(2).getString(),
+                   s.getColumn(3).getString()};
+}
+
+std::optional<std::string> Database::alias_holder(const std::string& alias_key) const {
+    SQLite::Statement s(*db_, "SELECT id FROM students WHERE alias_key = ?");
+    s.bind(1, alias_key);
+    if (!s.executeStep()) return std::nullopt;
+    return s.getColumn(0).getString();
+}
+
+void Database::bind_alias(const std::string& id, const std::string& alias, const std::string& alias_key) {
+    SQLite::Statement s(*db_, "UPDATE students SET alias = ?, alias_key = ? WHERE id = ? AND alias_key IS NULL");
+    s.bind(1, alias);
+    s.bind(2, alias_key);
+    s.bind(3, id);
+    if (s.exec() == 0) throw Error(fmt::format("student \"{}\" already has an alias", id));
 }
 
 }  // namespace workbook::contest

@@ -4,6 +4,8 @@
 // (its submission goes back to the queue when the judge starts again).
 #pragma once
 
+#include "workbook/errors.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -53,15 +55,40 @@ inline constexpr const char* reference_alias = "(reference: instructor's tuned k
 // Aliases only the instructor's commands may use: no rate limit, refused from uploads.
 inline bool reserved_alias(const std::string& alias) { return alias == baseline_alias || alias == reference_alias; }
 
+// One submission to queue, with the identity its limits count against.
+struct QueueRequest {
+    std::string owner;      // "student:<id>" with a roster, "alias:<alias key>" otherwise
+    std::string alias;      // as shown (contest/alias.hpp); an earlier spelling of the same key wins
+    std::string alias_key;  // the identity of the alias: case-folded NFKC
+    std::string file_name, source;
+    int min_interval_s = 60;  // between two uploads of one owner
+    int max_queued = 0;       // entries an owner may have waiting at once (0: no cap)
+};
+
+// An upload refused by a limit (HTTP 429), told apart from a bad request.
+class RateLimited : public Error {
+public:
+    using Error::Error;
+};
+
+// A student of the roster: one upload token (only its hash is stored), one alias.
+struct Student {
+    std::string id, name;
+    std::string alias, alias_key;  // empty until bound: the roster's name, or the first alias used
+};
+
 class Database {
 public:
     explicit Database(const std::filesystem::path& file);
     ~Database();
 
-    // Queues a submission. Throws workbook::Error when the alias submitted less than
-    // `min_interval_s` ago (the rate limit) or the alias is not 1-40 printable characters.
+    // Queues a submission. Throws RateLimited when the alias submitted less than
+    // `min_interval_s` ago, workbook::Error when the alias is not 1-40 printable characters.
     std::int64_t queue(const std::string& alias, const std::string& file_name, const std::string& source,
                        int min_interval_s = 60);
+    // Queues for an owner: RateLimited when it uploaded less than `min_interval_s` ago or already
+    // has `max_queued` entries waiting (reserved aliases have no limits).
+    std::int64_t queue(const QueueRequest& request);
     // The oldest queued submission, now marked running; nothing when the queue is empty.
     std::optional<Submission> claim();
     void record(std::int64_t submission, const Run& run);           // status done
@@ -71,7 +98,17 @@ public:
     std::vector<Submission> submissions() const;  // newest first, `source` left empty
     std::vector<DeviceBoard> board() const;
 
+    // The roster (contest/roster.hpp): students, their token hashes and bound aliases.
+    bool has_student(const std::string& id) const;
+    void add_student(const Student& student, const std::string& token_hash);  // Error if the alias is taken
+    void set_token_hash(const std::string& id, const std::string& token_hash);
+    void set_active_students(const std::vector<std::string>& ids);  // everyone else's token stops working
+    std::optional<Student> student_by_token_hash(const std::string& token_hash) const;  // active ones only
+    std::optional<std::string> alias_holder(const std::string& alias_key) const;  // the student id
+    void bind_alias(const std::string& id, const std::string& alias, const std::string& alias_key);
+
 private:
+    void create_identity_schema();
     std::unique_ptr<SQLite::Database> db_;
 };
 

@@ -1,12 +1,15 @@
 // The contest's web server (see serve.hpp).
 //
-// Threads: the caller's thread runs the HTTP server (its handlers run on httplib's pool and share
-// one Database under a mutex), one thread waits for SIGINT/SIGTERM, and one runs the judge with a
-// Database of its own. Nothing in a request ever becomes a path: the uploaded file name is only
-// stored as text, sanitised.
+// Threads: the caller's thread accepts connections, the gate (http_gate.hpp) reads requests in one
+// thread and runs handlers on a few workers (they share one Database under a mutex), one thread
+// waits for SIGINT/SIGTERM, and one runs the judge with a Database of its own. Nothing in a request
+// ever becomes a path: the uploaded file name is only stored as text, sanitised.
 #include "serve.hpp"
 
+#include "contest/alias.hpp"
+#include "contest/http_gate.hpp"
 #include "contest/page.hpp"
+#include "contest/roster.hpp"
 #include "workbook/errors.hpp"
 
 #include <fmt/format.h>
@@ -55,47 +58,6 @@ void send_error(httplib::Response& res, int status, const std::string& message) 
     send_json(res, {{"error", message}}, status);
 }
 
-bool valid_utf8(const std::string& s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        std::size_t extra = 0;
-        std::uint32_t cp = 0;
-        if (c < 0x80) {
-            ++i;
-            continue;
-        } else if ((c & 0xe0) == 0xc0) {
-            extra = 1, cp = c & 0x1f;
-        } else if ((c & 0xf0) == 0xe0) {
-            extra = 2, cp = c & 0x0f;
-        } else if ((c & 0xf8) == 0xf0) {
-            extra = 3, cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + extra >= s.size()) return false;  // truncated sequence
-        for (std::size_t k = 1; k <= extra; ++k) {
-            const auto d = static_cast<unsigned char>(s[i + k]);
-            if ((d & 0xc0) != 0x80) return false;
-            cp = (cp << 6) | (d & 0x3f);
-        }
-        static constexpr std::uint32_t min_cp[] = {0, 0x80, 0x800, 0x10000};
-        if (cp < min_cp[extra] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-        i += extra + 1;
-    }
-    return true;
-}
-
-// The rules Database::queue enforces, checked first so that a bad alias is told apart from the
-// rate limit (400 against 429); valid UTF-8 on top, since the alias ends up in JSON and HTML.
-std::string alias_problem(const std::string& alias) {
-    if (alias.empty() || alias.size() > 40) return "the alias must be 1 to 40 characters long";
-    for (unsigned char c : alias)
-        if (c < 0x20 || c == 0x7f) return "the alias may not contain control characters";
-    if (!valid_utf8(alias)) return "the alias must be valid UTF-8";
-    return {};
-}
-
 // The uploaded file's name, kept only as a label: its last path component, restricted to
 // [A-Za-z0-9._-], at most 64 characters, never starting with a dot.
 std::string sanitise_file_name(const std::string& name) {
@@ -120,13 +82,62 @@ bool equal_constant_time(const std::string& a, const std::string& b) {
     return diff == 0;
 }
 
-bool authorised(const httplib::Request& req, const std::string& token) {
+// The token of "Authorization: Bearer <token>" ("" without one).
+std::string bearer_token(const httplib::Request& req) {
     const std::string header = req.get_header_value("Authorization");
     constexpr std::string_view scheme = "bearer ";
-    if (header.size() <= scheme.size()) return false;
+    if (header.size() <= scheme.size()) return {};
     for (std::size_t i = 0; i < scheme.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(header[i])) != scheme[i]) return false;
-    return equal_constant_time(header.substr(scheme.size()), token);
+        if (std::tolower(static_cast<unsigned char>(header[i])) != scheme[i]) return {};
+    return header.substr(scheme.size());
+}
+
+// Who an upload counts against and the alias it goes under, or why it is refused.
+struct Uploader {
+    int status = 200;  // 200, or the HTTP error with `error`
+    std::string error;
+    std::string owner;
+    Alias alias;
+};
+
+Uploader refused(int status, std::string error) { return {status, std::move(error), {}, {}}; }
+
+std::string alias_field(const httplib::Request& req) {
+    return req.has_file("alias") ? req.get_file_value("alias").content : std::string();
+}
+
+// With one shared token: anyone holding it, under any alias; the limits count per alias.
+Uploader shared_uploader(const httplib::Request& req, const std::string& token) {
+    if (!equal_constant_time(bearer_token(req), token))
+        return refused(401, "missing or wrong upload token (Authorization: Bearer <token>)");
+    const std::string raw = alias_field(req);
+    if (const auto problem = alias_problem(raw); !problem.empty()) return refused(400, problem);
+    const Alias a = normalise_alias(raw);
+    return {200, {}, "alias:" + a.key, a};
+}
+
+// With a roster: the student whose token it is, under their alias (bound at the first upload
+// unless the roster named it); the limits count per student.
+Uploader student_uploader(const httplib::Request& req, Database& db) {
+    const std::string token = bearer_token(req);
+    const auto st = token.empty() ? std::nullopt : db.student_by_token_hash(token_hash(token));
+    if (!st)
+        return refused(401, "missing or unknown upload token: send \"Authorization: Bearer <token>\" with the token "
+                            "your instructor gave you");
+    const std::string raw = alias_field(req);
+    if (raw.empty() && !st->alias_key.empty()) return {200, {}, "student:" + st->id, {st->alias, st->alias_key}};
+    if (const auto problem = alias_problem(raw); !problem.empty()) return refused(400, problem);
+    const Alias a = normalise_alias(raw);
+    if (!st->alias_key.empty() && a.key != st->alias_key)
+        return refused(403, fmt::format("your token's alias is \"{}\" (set by the roster or your first upload); "
+                                        "upload as \"{}\" or leave the alias out",
+                                        st->alias, st->alias));
+    if (st->alias_key.empty()) {
+        if (db.alias_holder(a.key))
+            return refused(403, fmt::format("\"{}\" is another student's alias; choose another", a.display));
+        db.bind_alias(st->id, a.display, a.key);
+    }
+    return {200, {}, "student:" + st->id, a.key == st->alias_key ? Alias{st->alias, st->alias_key} : a};
 }
 
 std::string random_nonce() {
@@ -202,34 +213,67 @@ void judge_loop(const ServeOptions& options, const std::atomic<bool>& stop) {
     }
 }
 
+void check_options(const ServeOptions& o) {
+    if (o.roster.empty() == o.token.empty())
+        throw Error("contest serve: give --roster FILE (one upload token per student: for a contest) or --token "
+                    "SECRET (one token shared by everyone: for an informal workshop), exactly one of them");
+    if (!o.reissue.empty() && o.roster.empty()) throw Error("contest serve: --reissue needs --roster");
+    if (o.port < 0 || o.port > 65535)
+        throw Error(fmt::format("contest serve: port {} is not between 0 and 65535", o.port));
+    if (o.max_upload_bytes == 0) throw Error("contest serve: the upload limit must be positive");
+    if (o.request_deadline_s <= 0 || o.request_deadline_s > 600)
+        throw Error("contest serve: the request deadline must be between 0 and 600 seconds");
+    if (o.max_queued < 1) throw Error("contest serve: --max-queued must be at least 1");
+}
+
+// The roster's new students get their tokens (written to the tokens file, nowhere else); says
+// which upload mode is on.
+std::string enrol_students(Database& db, const ServeOptions& o) {
+    if (o.roster.empty())
+        return "uploads: ONE SHARED TOKEN (informal mode): anyone who has it can upload under any alias, and the "
+               "limits count per alias; for a contest, give each student a token with --roster FILE";
+    const auto roster = read_roster(o.roster);
+    const auto issued = enrol(db, roster, o.reissue);
+    auto file = o.tokens_file;
+    if (file.empty()) file = o.roster.parent_path() / (o.roster.stem().string() + "-tokens.csv");
+    if (!issued.empty()) append_tokens(file, issued);
+    return fmt::format("uploads: one token per student (roster {}, {} students); {}", o.roster.string(),
+                       roster.size(),
+                       issued.empty() ? std::string("no new tokens (the database holds only their hashes)")
+                                      : fmt::format("{} new token(s) appended to {} (mode 0600): hand each student "
+                                                    "their line; the database keeps only their hashes",
+                                                    issued.size(), file.string()));
+}
+
 }  // namespace
 
 int serve(const ServeOptions& options) {
-    if (options.token.empty())
-        throw Error("contest serve: no upload token given; the server will not start without one (uploads must send "
-                    "\"Authorization: Bearer <token>\")");
-    if (options.port < 0 || options.port > 65535)
-        throw Error(fmt::format("contest serve: port {} is not between 0 and 65535", options.port));
-    if (options.max_upload_bytes == 0) throw Error("contest serve: the upload limit must be positive");
-
+    check_options(options);
     Database web_db(options.db);  // shared by the HTTP handlers, one at a time
     std::mutex web_db_mutex;
+    log_line(enrol_students(web_db, options));
 
-    httplib::Server server;
-    server.new_task_queue = [] { return new httplib::ThreadPool(32); };
-    // A browser keeps its connection (and so a pool thread) while it polls: let idle ones go soon.
-    server.set_keep_alive_timeout(1);
+    GateLimits limits;
+    limits.request_deadline = std::chrono::milliseconds(static_cast<long long>(options.request_deadline_s * 1000));
+    limits.max_per_address = options.max_per_address;
+    // The hard limit, past which the gate (and httplib) answer 413 without reading the body;
+    // uploads between the two limits get a 413 with a message from the handler.
+    limits.max_body_bytes = 2 * options.max_upload_bytes + form_overhead_bytes;
+    GatedServer server(limits);
+    log_line(fmt::format("limits: one upload per {} s and at most {} waiting per {}; a request must arrive whole "
+                         "within {} s; {}",
+                         options.min_interval_s, options.max_queued, options.roster.empty() ? "alias" : "student",
+                         options.request_deadline_s,
+                         options.max_per_address > 0
+                             ? fmt::format("at most {} connections per client address", options.max_per_address)
+                             : std::string("no cap on connections per address (behind a proxy)")));
     // httplib's default is SO_REUSEPORT, with which a second server (a forgotten one, another
     // student's) could bind the same port and take half the requests: SO_REUSEADDR only.
     server.set_socket_options([](auto sock) {
         int yes = 1;
         setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     });
-    server.set_read_timeout(10);
-    server.set_write_timeout(10);
-    // The hard limit, past which httplib answers 413 without reading the body; uploads between the
-    // two limits get a 413 with a message from the handler.
-    server.set_payload_max_length(2 * options.max_upload_bytes + form_overhead_bytes);
+    server.set_payload_max_length(limits.max_body_bytes);
     server.set_default_headers({{"X-Content-Type-Options", "nosniff"},
                                 {"Referrer-Policy", "no-referrer"},
                                 {"X-Frame-Options", "DENY"}});
@@ -271,15 +315,21 @@ int serve(const ServeOptions& options) {
     });
 
     server.Post("/api/submit", [&](const httplib::Request& req, httplib::Response& res) {
-        if (!authorised(req, options.token)) {
+        std::lock_guard lock(web_db_mutex);
+        const bool roster = !options.roster.empty();
+        // The token first (401 before anything about the form), the alias once the form is sound.
+        if (bearer_token(req).empty() ||
+            (roster ? !web_db.student_by_token_hash(token_hash(bearer_token(req)))
+                    : !equal_constant_time(bearer_token(req), options.token))) {
             res.set_header("WWW-Authenticate", "Bearer");
-            return send_error(res, 401, "missing or wrong upload token (Authorization: Bearer <token>)");
+            return send_error(res, 401, roster ? "missing or unknown upload token: send \"Authorization: Bearer "
+                                                 "<token>\" with the token your instructor gave you"
+                                               : "missing or wrong upload token (Authorization: Bearer <token>)");
         }
         if (req.body.size() > options.max_upload_bytes + form_overhead_bytes)
             return send_error(res, 413, fmt::format("the upload is larger than {} bytes", options.max_upload_bytes));
-        if (!req.is_multipart_form_data() || !req.has_file("alias") || !req.has_file("kernel"))
+        if (!req.is_multipart_form_data() || !req.has_file("kernel") || (!roster && !req.has_file("alias")))
             return send_error(res, 400, "send a multipart form with the fields \"alias\" and \"kernel\" (the .cl file)");
-        const auto alias = req.get_file_value("alias").content;
         const auto kernel = req.get_file_value("kernel");
         if (kernel.content.size() > options.max_upload_bytes)
             return send_error(res, 413,
@@ -288,18 +338,18 @@ int serve(const ServeOptions& options) {
         if (kernel.content.empty()) return send_error(res, 400, "the kernel file is empty");
         if (kernel.content.find('\0') != std::string::npos)
             return send_error(res, 400, "the kernel file must be OpenCL C source text");
-        if (const auto problem = alias_problem(alias); !problem.empty()) return send_error(res, 400, problem);
-        if (reserved_alias(alias)) return send_error(res, 400, "that alias is reserved for the instructor's kernels");
+        const Uploader who = roster ? student_uploader(req, web_db) : shared_uploader(req, options.token);
+        if (who.status != 200) return send_error(res, who.status, who.error);
         const std::string file_name = sanitise_file_name(kernel.filename);
         std::int64_t id = 0;
         try {
-            std::lock_guard lock(web_db_mutex);
-            id = web_db.queue(alias, file_name, kernel.content, options.min_interval_s);
-        } catch (const Error& e) {  // the alias was checked above: this is the rate limit
+            id = web_db.queue(QueueRequest{who.owner, who.alias.display, who.alias.key, file_name, kernel.content,
+                                           options.min_interval_s, options.max_queued});
+        } catch (const RateLimited& e) {
             return send_error(res, 429, e.what());
         }
-        log_line(fmt::format("queued submission {} ({} bytes, {}) from {}", id, kernel.content.size(), file_name,
-                             req.remote_addr));
+        log_line(fmt::format("queued submission {} ({} bytes, {}) from {} at {}", id, kernel.content.size(), file_name,
+                             who.owner, req.remote_addr));
         send_json(res, {{"id", id}, {"status", "queued"}});
     });
 
@@ -394,6 +444,7 @@ int serve(const ServeOptions& options) {
     bool ok = true;
     if (!stopping) ok = server.listen_after_bind();
     stopping = true;
+    server.stop_gate();  // its workers run handlers that use web_db
     if (judge_thread.joinable()) judge_thread.join();
     finished = true;
     signal_thread.join();

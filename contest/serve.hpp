@@ -6,7 +6,10 @@
 //   GET  /api/submissions  the most recent submissions: id, alias, status, reason, submitted_at
 //   POST /api/submit       Authorization: Bearer <token>; multipart fields `alias` and `kernel`
 //                          -> {"id":..., "status":"queued"} (401 bad token, 400 bad form or alias,
-//                          413 too large, 429 rate limit)
+//                          403 another student's alias, 413 too large, 429 rate limit or queue cap)
+//
+// Uploads carry either a student's own token (--roster: the alias is bound to it, limits count
+// per student) or, for informal workshops, one shared token (limits count per alias).
 #pragma once
 
 #include "contest/judge.hpp"
@@ -14,6 +17,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace workbook::contest {
 
@@ -21,17 +25,25 @@ struct ServeOptions {
     std::filesystem::path db;
     std::string host = "127.0.0.1";
     int port = 8080;
-    std::string token;                       // required: uploads must carry it as a Bearer token
+    // Who may upload: the students of a roster, one token each (see contest/roster.hpp) ...
+    std::filesystem::path roster;
+    std::filesystem::path tokens_file;       // where new tokens go (default: <roster stem>-tokens.csv beside it)
+    std::vector<std::string> reissue;        // students whose token is replaced (a lost one)
+    // ... or, without a roster, anyone holding this one shared token.
+    std::string token;
     std::size_t max_upload_bytes = 64 * 1024;  // of the kernel file
-    int min_interval_s = 60;                 // per alias, between two uploads
+    int min_interval_s = 60;                 // per student (per alias with a shared token), between two uploads
+    int max_queued = 3;                      // entries one student (alias) may have waiting at once
+    double request_deadline_s = 10;          // for a whole request, headers and body
+    int max_per_address = 10;                // open connections per client address (0: no cap, behind a proxy)
     bool judge = true;                       // run judge_next in a background thread
     JudgeOptions judge_options;
 };
 
 // Serves until SIGINT or SIGTERM, then stops the server and waits for the judge to finish the
 // submission in progress (a second signal exits at once; the submission is requeued at the next
-// start). Throws workbook::Error when it cannot start (no token, port in use); returns the exit
-// status otherwise.
+// start). Throws workbook::Error when it cannot start (neither or both of a roster and a token, a
+// bad roster, port in use); returns the exit status otherwise.
 int serve(const ServeOptions& options);
 
 }  // namespace workbook::contest

@@ -1,6 +1,10 @@
 // contest_serve_test: the helper of tests/contest/web_chromium.sh (no OpenCL, no judge).
 //
-//   contest_serve_test serve DB PORT TOKEN              serve DB with the judge off (PORT 0: any)
+//   contest_serve_test serve DB PORT TOKEN [OPTION VALUE]...
+//                                                       serve DB with the judge off (PORT 0: any; TOKEN -:
+//                                                       none, with --roster); options --roster, --tokens,
+//                                                       --reissue, --interval, --max-queued, --request-deadline,
+//                                                       --max-per-address
 //   contest_serve_test record DB ALIAS GFLOPS [DEVICE]  queue a submission and record a run for it
 //   contest_serve_test post PORT TOKEN ALIAS FILE       upload FILE to /api/submit (TOKEN -: none)
 //   contest_serve_test get PORT PATH                    GET a path
@@ -25,7 +29,7 @@ namespace {
 using namespace workbook::contest;
 
 int usage() {
-    std::cerr << "usage: contest_serve_test serve DB PORT TOKEN\n"
+    std::cerr << "usage: contest_serve_test serve DB PORT TOKEN [OPTION VALUE]...\n"
                  "       contest_serve_test record DB ALIAS GFLOPS [DEVICE]\n"
                  "       contest_serve_test post PORT TOKEN ALIAS FILE\n"
                  "       contest_serve_test get PORT PATH\n"
@@ -44,12 +48,23 @@ int print_result(const httplib::Result& result) {
 
 int run(int argc, char** argv) {
     const std::string command = argc > 1 ? argv[1] : "";
-    if (command == "serve" && argc == 5) {
+    if (command == "serve" && argc >= 5 && argc % 2 == 1) {
         ServeOptions options;
         options.db = argv[2];
         options.port = std::stoi(argv[3]);
-        options.token = argv[4];
+        if (std::string(argv[4]) != "-") options.token = argv[4];
         options.judge = false;
+        for (int i = 5; i + 1 < argc; i += 2) {
+            const std::string name = argv[i], value = argv[i + 1];
+            if (name == "--roster") options.roster = value;
+            else if (name == "--tokens") options.tokens_file = value;
+            else if (name == "--reissue") options.reissue.push_back(value);
+            else if (name == "--interval") options.min_interval_s = std::stoi(value);
+            else if (name == "--max-queued") options.max_queued = std::stoi(value);
+            else if (name == "--request-deadline") options.request_deadline_s = std::stod(value);
+            else if (name == "--max-per-address") options.max_per_address = std::stoi(value);
+            else return usage();
+        }
         return serve(options);
     }
     if (command == "record" && (argc == 5 || argc == 6)) {

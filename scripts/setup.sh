@@ -15,6 +15,7 @@ packages=(
   bubblewrap zip unzip nlohmann-json3-dev                          # the auto-checker: sandbox, zips, JSON
   pandoc wkhtmltopdf poppler-utils fonts-dejavu-core               # slides: HTML, PDF, the check
   libsqlitecpp-dev libcpp-httplib-dev chromium                     # the contest: database, web server, page test
+  libutf8proc-dev libssl-dev python3                               # the contest: aliases (NFKC), tokens (SHA-256), server tests
 )
 missing=()
 for p in "${packages[@]}"; do

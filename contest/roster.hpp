@@ -1,0 +1,42 @@
+// One identity per student: the roster (a CSV of student ids and optional display names), the
+// upload tokens issued from it (random, handed out once, stored only as SHA-256 hashes) and the
+// file that carries new tokens to the instructor (mode 0600, never overwritten).
+#pragma once
+
+#include "contest/db.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace workbook::contest {
+
+struct RosterEntry {
+    std::string id;    // 1-64 of [A-Za-z0-9._@-]
+    std::string name;  // the alias the student starts with ("" lets them pick one at first upload)
+    int line = 0;
+};
+
+// Lines "id" or "id,name" (a name in double quotes may hold commas); blank lines, lines starting
+// with '#' and a header line ("id,name", "student,...") are skipped. Throws workbook::Error naming
+// the file and line for a bad id, a refused name or a repeated id.
+std::vector<RosterEntry> read_roster(const std::filesystem::path& file);
+
+struct IssuedToken {
+    std::string student, name, token;
+};
+
+// Adds the roster's new students with fresh tokens (the old ones keep theirs; `reissue` lists ids
+// whose token is replaced), and leaves only the roster's students able to upload. Returns the
+// tokens issued now: the only time they exist outside the students' hands.
+std::vector<IssuedToken> enrol(Database& db, const std::vector<RosterEntry>& roster,
+                               const std::vector<std::string>& reissue = {});
+
+// Appends the tokens to `file` as CSV (student,name,token), creating it with mode 0600; refuses a
+// file that is a link, not ours, or readable by anyone else.
+void append_tokens(const std::filesystem::path& file, const std::vector<IssuedToken>& tokens);
+
+std::string new_token();                          // 32 random bytes (OpenSSL's RAND_bytes), hex
+std::string token_hash(const std::string& token);  // SHA-256, hex
+
+}  // namespace workbook::contest
