@@ -30,6 +30,10 @@ std::string Report::explanation() const {
     return "Oclgrind found a problem that a CPU device did not show.";
 }
 
+std::string Report::describe() const {
+    return fmt::format("Oclgrind: {}\n{}meaning: {}", headline, details, explanation());
+}
+
 std::string oclgrind_path() {
     if (const char* v = std::getenv("WORKBOOK_OCLGRIND"); v && *v) return v;
     for (const char* dir : {"/usr/bin", "/usr/local/bin"}) {
@@ -40,6 +44,23 @@ std::string oclgrind_path() {
 }
 
 namespace {
+
+// `source` with its comments blanked (newlines kept, so line numbers stay right).
+std::string without_comments(const std::string& source) {
+    std::string code = source;
+    for (std::size_t i = 0; i + 1 < code.size(); ++i) {
+        if (code[i] == '/' && code[i + 1] == '/') {
+            for (; i < code.size() && code[i] != '\n'; ++i) code[i] = ' ';
+        } else if (code[i] == '/' && code[i + 1] == '*') {
+            const std::size_t end = code.find("*/", i + 2);
+            const std::size_t stop = end == std::string::npos ? code.size() : end + 2;
+            for (; i < stop; ++i)
+                if (code[i] != '\n') code[i] = ' ';
+            --i;
+        }
+    }
+    return code;
+}
 
 // Line `number` (1-based) of `path`, trimmed, or empty when the file or line is not there. A
 // relative path (kernels are named relative to the course root) is tried from the working
@@ -118,19 +139,8 @@ Result check(const std::string& test, std::chrono::seconds timeout, const std::v
 }
 
 std::string device_dependent_macro(const std::string& source, const std::string& file_name) {
-    // Comments out (their newlines kept, so line numbers stay right), then whole identifiers.
-    std::string code = source;
-    for (std::size_t i = 0; i + 1 < code.size(); ++i) {
-        if (code[i] == '/' && code[i + 1] == '/') {
-            for (; i < code.size() && code[i] != '\n'; ++i) code[i] = ' ';
-        } else if (code[i] == '/' && code[i + 1] == '*') {
-            const std::size_t end = code.find("*/", i + 2);
-            const std::size_t stop = end == std::string::npos ? code.size() : end + 2;
-            for (; i < stop; ++i)
-                if (code[i] != '\n') code[i] = ' ';
-            --i;
-        }
-    }
+    // Comments out, then whole identifiers.
+    const std::string code = without_comments(source);
     static const std::regex macros(
         R"(\b(__OPTIMIZE__|__OPENCL_VERSION__|__OPENCL_C_VERSION__|__FAST_RELAXED_MATH__|__IMAGE_SUPPORT__|__ENDIAN_LITTLE__|__OPENCL_CPP_VERSION__|__SPIR__|__SPIRV__)\b)");
     std::smatch m;
@@ -161,6 +171,7 @@ bool prepare(Result& r, const std::vector<std::string>& options, const std::vect
     environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
     environment.insert(environment.end(), env.begin(), env.end());
     environment.push_back("WORKBOOK_SMALL=1");
+    environment.push_back("WORKBOOK_RACE_PASS=1");  // what the simulator cannot do is left out (testing.hpp)
     return true;
 }
 
@@ -193,6 +204,36 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
     r.run = run_process(argv, timeout, environment);
     r.reports = parse(r.run.output);
     return r;
+}
+
+bool synchronises(const std::string& source) {
+    static const std::regex sync(
+        R"(\b(barrier|work_group_barrier|__local|local|async_work_group_copy|async_work_group_strided_copy|wait_group_events)\b)");
+    return std::regex_search(without_comments(source), sync);
+}
+
+bool any_synchronises(const std::vector<std::string>& kernel_files) {
+    for (const auto& file : kernel_files) {
+        std::ifstream in(file);
+        if (!in) return true;
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (synchronises(text.str())) return true;
+    }
+    return false;
+}
+
+std::string explain_failure(const Result& race, std::size_t max_reports) {
+    if (!race.available || race.reports.empty()) return {};
+    std::string out = fmt::format("The race pass (the same test under Oclgrind, at small sizes) found {} problem(s) "
+                                  "that explain this failure better than the values that came out wrong; fix {} "
+                                  "first:\n",
+                                  race.reports.size(), race.reports.size() == 1 ? "it" : "them");
+    for (std::size_t i = 0; i < race.reports.size() && i < max_reports; ++i)
+        out += race.reports[i].describe() + "\n";
+    if (race.reports.size() > max_reports)
+        out += fmt::format("(and {} more)\n", race.reports.size() - max_reports);
+    return out;
 }
 
 }  // namespace workbook::race

@@ -20,6 +20,8 @@ struct Report {
     std::string details;
     // What this class of bug means and where to look, in a sentence.
     std::string explanation() const;
+    // "Oclgrind: <headline>\n<details>meaning: <explanation>", as every caller shows it.
+    std::string describe() const;
 };
 
 // Whether the check runs here, and if not, why (printed by every caller, never silent): it is
@@ -69,5 +71,17 @@ std::string device_dependent_macro(const std::string& source, const std::string&
 
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
 std::vector<Report> parse(const std::string& output);
+
+// Whether an OpenCL C source synchronises the work-items of a group (a barrier, local memory, an
+// async copy), comments aside. A wrong result from such a kernel is often a divergent or missing
+// barrier, which the race pass names with its line where the graded test sees only wrong values.
+bool synchronises(const std::string& source);
+// The same for kernel files; a file that cannot be read counts as synchronising (run the pass).
+bool any_synchronises(const std::vector<std::string>& kernel_files);
+
+// After a graded test failed, for kernels that synchronise: the race pass's findings as the text
+// to show BEFORE the test's own message ("The race pass explains this failure ... Oclgrind: ..."),
+// at most `max_reports` of them; empty when it found nothing or did not run.
+std::string explain_failure(const Result& race, std::size_t max_reports = 3);
 
 }  // namespace workbook::race
