@@ -32,3 +32,14 @@ workbook_mutant(reads_neighbour_before_barrier pi.cl
     } else {
         local_sums[lid] = sum;
     }]=] RACE)
+# The first step in a 32-bit int: it wraps once g·niters passes 2^31 (the classic course's pi
+# printed -nan at 2^33 steps). Caught by the launch whose indices pass 2^32, named as such.
+workbook_mutant(int_first_step pi.cl
+  [=[const long first = (long)get_global_id(0) * niters;]=]
+  [=[const int first = get_global_id(0) * niters;  // planted bug: 32-bit index]=]
+  MESSAGE "Cause: the 32-bit step index overflows" "wrapped to a 32-bit int")
+# The same in an unsigned int: right up to 2^32 steps, wrong past them.
+workbook_mutant(uint_first_step pi.cl
+  [=[const long first = (long)get_global_id(0) * niters;]=]
+  [=[const uint first = get_global_id(0) * niters;  // planted bug: 32-bit index]=]
+  MESSAGE "Cause: the 32-bit step index overflows" "wrapped to a 32-bit unsigned int")
