@@ -225,14 +225,16 @@ bool any_synchronises(const std::vector<std::string>& kernel_files) {
 
 std::string explain_failure(const Result& race, std::size_t max_reports) {
     if (!race.available || race.reports.empty()) return {};
-    std::string out = fmt::format("The race pass (the same test under Oclgrind, at small sizes) found {} problem(s) "
-                                  "that explain this failure better than the values that came out wrong; fix {} "
-                                  "first:\n",
-                                  race.reports.size(), race.reports.size() == 1 ? "it" : "them");
-    for (std::size_t i = 0; i < race.reports.size() && i < max_reports; ++i)
-        out += race.reports[i].describe() + "\n";
-    if (race.reports.size() > max_reports)
-        out += fmt::format("(and {} more)\n", race.reports.size() - max_reports);
+    // Oclgrind repeats a report for every work-group: each distinct one once.
+    std::vector<const Report*> distinct;
+    for (const auto& r : race.reports)
+        if (std::none_of(distinct.begin(), distinct.end(),
+                         [&](const Report* d) { return d->headline == r.headline && d->details == r.details; }))
+            distinct.push_back(&r);
+    std::string out = "The race pass (this test under Oclgrind, at small sizes) found what most likely causes this "
+                      "failure: fix it first, since the wrong values the test reports below may follow from it.\n";
+    for (std::size_t i = 0; i < distinct.size() && i < max_reports; ++i) out += distinct[i]->describe() + "\n";
+    if (distinct.size() > max_reports) out += fmt::format("(and {} more)\n", distinct.size() - max_reports);
     return out;
 }
 

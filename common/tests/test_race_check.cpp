@@ -66,3 +66,30 @@ TEST_CASE("race::parse keeps the kernel, the work-items and the student's line, 
 TEST_CASE("race::parse finds nothing in a clean run") {
     CHECK(workbook::race::parse("Device: Oclgrind\n[doctest] Status: SUCCESS!\n").empty());
 }
+
+TEST_CASE("race::synchronises sees barriers, local memory and async copies, not comments") {
+    using workbook::race::synchronises;
+    CHECK(synchronises("void f() { barrier(CLK_LOCAL_MEM_FENCE); }"));
+    CHECK(synchronises("__kernel void k(__local float* s) {}"));
+    CHECK(synchronises("__kernel void k(local float* s) {}"));
+    CHECK(synchronises("e = async_work_group_copy(t, in, n, 0);"));
+    CHECK_FALSE(synchronises("__kernel void vadd(__global float* c) { c[0] = 1.0f; }"));
+    CHECK_FALSE(synchronises("// no barrier(CLK_LOCAL_MEM_FENCE) here\n/* nor __local */ __kernel void k() {}"));
+    CHECK_FALSE(synchronises("int localise = 1; float barriers = 2;"));  // whole words only
+}
+
+TEST_CASE("race::explain_failure puts each distinct report once, and says nothing without one") {
+    using namespace workbook::race;
+    Result r;
+    CHECK(explain_failure(r).empty());
+    const Report divergence{"Work-group divergence detected (barrier)", "\tKernel:     mmul\n\tAt line 27 of mmul.cl:\n"};
+    r.reports = {divergence, divergence, divergence, {"Invalid write of size 4", "\tKernel: mmul\n"}};
+    const std::string text = explain_failure(r, 1);
+    CHECK(text.rfind("The race pass", 0) == 0);
+    CHECK(text.find("Oclgrind: Work-group divergence detected (barrier)") != std::string::npos);
+    CHECK(text.find("every work-item must reach every barrier") != std::string::npos);
+    CHECK(text.find("Invalid write") == std::string::npos);  // past max_reports
+    CHECK(text.find("(and 1 more)") != std::string::npos);   // the repeats collapsed to one
+    r.available = false;
+    CHECK(explain_failure(r).empty());
+}

@@ -80,8 +80,9 @@ bool synchronises(const std::string& source);
 bool any_synchronises(const std::vector<std::string>& kernel_files);
 
 // After a graded test failed, for kernels that synchronise: the race pass's findings as the text
-// to show BEFORE the test's own message ("The race pass explains this failure ... Oclgrind: ..."),
-// at most `max_reports` of them; empty when it found nothing or did not run.
+// to show BEFORE the test's own message ("The race pass ... found what most likely causes this
+// failure ... Oclgrind: ..."), each distinct report once, at most `max_reports`; empty when it
+// found nothing or did not run.
 std::string explain_failure(const Result& race, std::size_t max_reports = 3);
 
 }  // namespace workbook::race
