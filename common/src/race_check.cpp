@@ -225,12 +225,34 @@ bool any_synchronises(const std::vector<std::string>& kernel_files) {
 
 std::string explain_failure(const Result& race, std::size_t max_reports) {
     if (!race.available || race.reports.empty()) return {};
-    // Oclgrind repeats a report for every work-group: each distinct one once.
+    // Oclgrind repeats a problem for every work-item, address and group: each kind of problem at
+    // each source line once (the address and the work-items left out).
+    auto key = [](const Report& r) {
+        static const std::regex address(R"( (at |to |from )?(global|local|private|constant) memory address 0x[0-9a-fA-F]+)");
+        std::string k = std::regex_replace(r.headline, address, "");
+        std::istringstream lines(r.details);
+        for (std::string line; std::getline(lines, line);)
+            if (line.find("At line") != std::string::npos || line.find("Kernel:") != std::string::npos) k += line;
+        return k;
+    };
     std::vector<const Report*> distinct;
+    std::vector<std::string> seen;
     for (const auto& r : race.reports)
-        if (std::none_of(distinct.begin(), distinct.end(),
-                         [&](const Report* d) { return d->headline == r.headline && d->details == r.details; }))
+        if (std::find(seen.begin(), seen.end(), key(r)) == seen.end()) {
+            seen.push_back(key(r));
             distinct.push_back(&r);
+        }
+    // The cause before its symptoms: an uninitialised value written out is often what a race or
+    // a divergent barrier left behind.
+    auto rank = [](const Report* r) {
+        const std::string& h = r->headline;
+        if (h.find("divergence") != std::string::npos) return 0;
+        if (h.find("race") != std::string::npos) return 1;
+        if (h.find("Invalid") != std::string::npos) return 2;
+        if (h.find("Uninitiali") != std::string::npos) return 4;
+        return 3;
+    };
+    std::stable_sort(distinct.begin(), distinct.end(), [&](auto a, auto b) { return rank(a) < rank(b); });
     std::string out = "The race pass (this test under Oclgrind, at small sizes) found what most likely causes this "
                       "failure: fix it first, since the wrong values the test reports below may follow from it.\n";
     for (std::size_t i = 0; i < distinct.size() && i < max_reports; ++i) out += distinct[i]->describe() + "\n";

@@ -83,12 +83,17 @@ TEST_CASE("race::explain_failure puts each distinct report once, and says nothin
     Result r;
     CHECK(explain_failure(r).empty());
     const Report divergence{"Work-group divergence detected (barrier)", "\tKernel:     mmul\n\tAt line 27 of mmul.cl:\n"};
-    r.reports = {divergence, divergence, divergence, {"Invalid write of size 4", "\tKernel: mmul\n"}};
+    // Two addresses of one uninitialised write at one line: one problem.
+    const Report uninit1{"Uninitialized value written to global memory address 0x1000000000000",
+                         "\tKernel: mmul\n\tAt line 30 of mmul.cl:\n"};
+    Report uninit2 = uninit1;
+    uninit2.headline = "Uninitialized value written to global memory address 0x1000000000004";
+    r.reports = {uninit1, uninit2, divergence, divergence, divergence};
     const std::string text = explain_failure(r, 1);
     CHECK(text.rfind("The race pass", 0) == 0);
     CHECK(text.find("Oclgrind: Work-group divergence detected (barrier)") != std::string::npos);
     CHECK(text.find("every work-item must reach every barrier") != std::string::npos);
-    CHECK(text.find("Invalid write") == std::string::npos);  // past max_reports
+    CHECK(text.find("Uninitialized") == std::string::npos);  // the cause first; the symptom past max_reports
     CHECK(text.find("(and 1 more)") != std::string::npos);   // the repeats collapsed to one
     r.available = false;
     CHECK(explain_failure(r).empty());
