@@ -451,7 +451,8 @@ private:
     }
 
     // Folders and files of the build and source trees that embed or derive from the solutions:
-    // every target, object, program and generated file named for a solution or a planted bug;
+    // every target, object, program and generated file named for a solution, a planted bug or a
+    // correct variant;
     // the bench (which embeds the solution kernels); the tests' scratch copies; rendered slides;
     // the planted bugs' definitions (tests/) and the plain-make build.
     static std::pair<std::vector<std::string>, std::vector<std::string>> solution_artefacts(
@@ -459,7 +460,8 @@ private:
         std::vector<std::string> dirs, files;
         auto secret = [](const fs::path& p) {
             const std::string n = p.filename().string();
-            return n.find("solution") != std::string::npos || n.find("mutant") != std::string::npos;
+            return n.find("solution") != std::string::npos || n.find("mutant") != std::string::npos ||
+                   n.find("variant-") != std::string::npos;  // correct kernels of tests/variants/
         };
         auto scan = [&](const fs::path& dir) {
             std::error_code ec;
