@@ -64,18 +64,22 @@ std::string without_comments(const std::string& source) {
 
 // Line `number` (1-based) of `path`, trimmed, or empty when the file or line is not there. A
 // relative path (kernels are named relative to the course root) is tried from the working
-// directory and each of its parents.
-std::string source_line(const std::string& path, long number) {
+// directory and each of its parents, then from each of `roots`.
+std::string source_line(const std::string& path, long number, const std::vector<std::filesystem::path>& roots) {
     std::filesystem::path file = path;
     if (file.is_relative()) {
         std::error_code ec;
+        std::vector<std::filesystem::path> dirs;
         for (auto dir = std::filesystem::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
-            if (std::filesystem::exists(dir / file)) {
+            dirs.push_back(dir);
+            if (dir == dir.parent_path()) break;
+        }
+        dirs.insert(dirs.end(), roots.begin(), roots.end());
+        for (const auto& dir : dirs)
+            if (std::filesystem::exists(dir / file, ec)) {
                 file = dir / file;
                 break;
             }
-            if (dir == dir.parent_path()) break;
-        }
     }
     std::ifstream in(file);
     std::string line;
@@ -86,7 +90,7 @@ std::string source_line(const std::string& path, long number) {
 
 }  // namespace
 
-std::vector<Report> parse(const std::string& output) {
+std::vector<Report> parse(const std::string& output, const std::vector<std::filesystem::path>& roots) {
     static const std::regex kernel_line(R"(^\s+Kernel: )");
     static const std::regex entity_line(R"(^\s+(First entity|Second entity|Entity):)");
     static const std::regex at_line(R"(^\s+At line (\d+) \(column \d+\) of (.*):$)");
@@ -110,7 +114,7 @@ std::vector<Report> parse(const std::string& output) {
                 ++j;  // the LLVM instruction
             } else if (std::regex_search(line, m, at_line)) {
                 r.details += line + "\n";
-                const std::string text = source_line(m[2].str(), std::stol(m[1].str()));
+                const std::string text = source_line(m[2].str(), std::stol(m[1].str()), roots);
                 r.details += "\t  " + (text.empty() ? std::string("(source not available)") : text) + "\n";
                 ++j;  // Oclgrind's excerpt
             }
@@ -158,6 +162,20 @@ namespace {
 // every element from flooding the log) and `options`, and the environment: the device choice
 // cleared (Oclgrind is its own platform), small sizes, `env`. False (and `r` says why) when the
 // race check is off or unavailable.
+// Where a relative kernel name in a report may be found besides the working directory: a
+// WORKBOOK_KERNEL_DIR given to the test (the grader's scratch copy) and its parent.
+std::vector<std::filesystem::path> kernel_roots(const std::vector<std::string>& env) {
+    const std::string key = "WORKBOOK_KERNEL_DIR=";
+    std::vector<std::filesystem::path> roots;
+    for (const auto& e : env)
+        if (e.rfind(key, 0) == 0 && e.size() > key.size()) {
+            const std::filesystem::path dir = e.substr(key.size());
+            roots.push_back(dir);
+            roots.push_back(dir.parent_path());
+        }
+    return roots;
+}
+
 bool prepare(Result& r, const std::vector<std::string>& options, const std::vector<std::string>& env,
              std::vector<std::string>& oclgrind, std::vector<std::string>& environment) {
     const Availability a = availability();
@@ -188,7 +206,7 @@ Result check_runner(const std::string& checker, std::chrono::seconds timeout,
     joined.pop_back();
     environment.push_back("WORKBOOK_RUNNER_WRAPPER=" + joined);
     r.run = run_process({checker}, timeout, environment);
-    r.reports = parse(r.run.output);
+    r.reports = parse(r.run.output, kernel_roots(env));
     return r;
 }
 
@@ -202,7 +220,7 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
     argv.insert(argv.end(), oclgrind.begin(), oclgrind.end());
     argv.insert(argv.end(), command.begin(), command.end());
     r.run = run_process(argv, timeout, environment);
-    r.reports = parse(r.run.output);
+    r.reports = parse(r.run.output, kernel_roots(env));
     return r;
 }
 

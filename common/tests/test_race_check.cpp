@@ -98,3 +98,15 @@ TEST_CASE("race::explain_failure puts each distinct report once, and says nothin
     r.available = false;
     CHECK(explain_failure(r).empty());
 }
+
+TEST_CASE("race::parse reads a kernel named relative to a root it is given (the grader's scratch copy)") {
+    const fs::path root = fs::temp_directory_path() / "workbook_race_roots";
+    fs::create_directories(root / "11_pi_roots_test");
+    std::ofstream(root / "11_pi_roots_test" / "pi.cl") << "line one\nline two\n    line three\n";
+    const std::string name = "11_pi_roots_test/pi.cl";
+    CHECK(workbook::race::parse(race_report(name))[0].details.find("(source not available)") != std::string::npos);
+    const auto reports = workbook::race::parse(race_report(name), {root / "elsewhere", root});
+    REQUIRE(reports.size() == 1);
+    CHECK(reports[0].details.find("\t  line three\n") != std::string::npos);
+    fs::remove_all(root);
+}

@@ -8,6 +8,7 @@
 #include "workbook/process.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -69,8 +70,9 @@ Result check_runner(const std::string& checker, std::chrono::seconds timeout,
 // race pass would check a different program from the one that runs. Names the line and the macro.
 std::string device_dependent_macro(const std::string& source, const std::string& file_name);
 
-// The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
-std::vector<Report> parse(const std::string& output);
+// The reports in Oclgrind's output: every line followed by an indented "Kernel:" line. A kernel
+// named by a relative path is read from the working directory or a parent, else from `roots`.
+std::vector<Report> parse(const std::string& output, const std::vector<std::filesystem::path>& roots = {});
 
 // Whether an OpenCL C source synchronises the work-items of a group (a barrier, local memory, an
 // async copy), comments aside. A wrong result from such a kernel is often a divergent or missing
