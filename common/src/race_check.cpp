@@ -241,6 +241,17 @@ bool any_synchronises(const std::vector<std::string>& kernel_files) {
     return false;
 }
 
+std::vector<std::string> concessions(const Result& race) {
+    std::vector<std::string> out;
+    std::istringstream lines(race.run.output);
+    for (std::string line; std::getline(lines, line);)
+        if (const auto at = line.find("race pass: "); at != std::string::npos) {
+            std::string said = line.substr(at + 11);
+            if (std::find(out.begin(), out.end(), said) == out.end()) out.push_back(said);
+        }
+    return out;
+}
+
 std::string explain_failure(const Result& race, std::size_t max_reports) {
     if (!race.available || race.reports.empty()) return {};
     // Oclgrind repeats a problem for every work-item, address and group: each kind of problem at

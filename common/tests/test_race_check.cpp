@@ -110,3 +110,14 @@ TEST_CASE("race::parse reads a kernel named relative to a root it is given (the 
     CHECK(reports[0].details.find("\t  line three\n") != std::string::npos);
     fs::remove_all(root);
 }
+
+TEST_CASE("race::concessions repeats what the test said it changed for the simulator, once each") {
+    workbook::race::Result r;
+    r.run.output = "Device: Oclgrind\nrace pass: pi_vec.cl is built with -cl-opt-disable here\n"
+                   "test.cpp:48: MESSAGE: race pass: the user events are set first\n"
+                   "race pass: pi_vec.cl is built with -cl-opt-disable here\n";
+    const auto c = workbook::race::concessions(r);
+    REQUIRE(c.size() == 2);
+    CHECK(c[0] == "pi_vec.cl is built with -cl-opt-disable here");
+    CHECK(c[1] == "the user events are set first");
+}

@@ -81,6 +81,10 @@ bool synchronises(const std::string& source);
 // The same for kernel files; a file that cannot be read counts as synchronising (run the pass).
 bool any_synchronises(const std::vector<std::string>& kernel_files);
 
+// What a graded test left out or changed for the simulator, as it printed it ("race pass: ..."
+// lines, testing.hpp's race_pass()): each once, for the caller to repeat beside its verdict.
+std::vector<std::string> concessions(const Result& race);
+
 // After a graded test failed, for kernels that synchronise: the race pass's findings as the text
 // to show BEFORE the test's own message ("The race pass ... found what most likely causes this
 // failure ... Oclgrind: ..."), each distinct report once, at most `max_reports`; empty when it

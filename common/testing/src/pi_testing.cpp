@@ -63,13 +63,13 @@ std::string far_launch_cause(const pi::Launch& launch, const std::vector<float>&
 }  // namespace
 
 void check_pi_kernel(const std::string& file, const std::string& kernel_name, const std::vector<int>& extra_niters,
-                     const std::string& race_build_options) {
+                     const std::string& race_build_options, const std::string& race_why) {
     runner::Message which;
     which.text["file"] = file;
     which.text["kernel"] = kernel_name;
     if (race_pass() && !race_build_options.empty()) {
         which.text["options"] = race_build_options;
-        fmt::print("race pass: {} is built with {} here (what Oclgrind needs for it)\n", file, race_build_options);
+        fmt::print("race pass: {} is built with {} under Oclgrind ({})\n", file, race_build_options, race_why);
     }
     const auto max_local = static_cast<std::size_t>(call("kernel_max_local", which).num("max_local"));
     if (max_local < 1 || max_local > 1u << 20)

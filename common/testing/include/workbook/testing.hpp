@@ -89,9 +89,9 @@ void check_matmul_kernel(const matmul::Rung& rung);
 // then launches at a global offset whose step indices pass 2^32 (a 32-bit index wraps there; the
 // failure says so). A partial sum that is missing, misplaced or off by more than the float maths
 // allows fails. Under the race pass the kernel is built with `race_build_options` (what the
-// simulator needs), and the test prints them.
+// simulator needs, for the reason `race_why`), and the test prints both.
 void check_pi_kernel(const std::string& file, const std::string& kernel_name, const std::vector<int>& extra_niters = {},
-                     const std::string& race_build_options = "");
+                     const std::string& race_build_options = "", const std::string& race_why = "");
 
 // The message for a vector result: the comparison, what NaN means here, and the seed.
 std::string explain_result(const std::string& what, std::size_t count, const Comparison& result);
