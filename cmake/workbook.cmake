@@ -155,32 +155,56 @@ function(_workbook_variant dir variant)
   add_dependencies(${target}_test ${target}_runner)
   set_target_properties(${target}_test PROPERTIES OUTPUT_NAME "test-${dir}-${variant}"
                         RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
-  if(variant STREQUAL "solution")
+  if(variant STREQUAL "solution" OR variant MATCHES "^variant-")
+    # The solution, and each correct kernel in an unusual style, passes.
     add_test(NAME "${dir}.${variant}" COMMAND ${target}_test)
-    # The solution must also be clean under the race check (exercises with kernels).
+    # ... and is clean under the race check (exercises with kernels).
     get_property(race_check GLOBAL PROPERTY WORKBOOK_${dir}_race_check)
     if(WORKBOOK_RACE_CHECK AND kernels AND race_check)
-      add_test(NAME "${dir}.solution.race" COMMAND race_check --expect clean $<TARGET_FILE:${target}_test>)
-      set_tests_properties("${dir}.solution.race" PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "race;${dir};solution")
+      add_test(NAME "${dir}.${variant}.race" COMMAND race_check --expect clean $<TARGET_FILE:${target}_test>)
+      set_tests_properties("${dir}.${variant}.race" PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77
+                           LABELS "race;${dir};${variant}")
     endif()
   else()
     # The starter must fail its graded test with a reported failure; a mutant may also crash
     # (an out-of-bounds private array, say). A pass, a hang or a missing binary is an error.
+    # Given the kernels, a failure of kernels that synchronise is explained by the race pass
+    # first, as `workbook check` does; a mutant may require words in that message.
     set(allow "")
     if(variant MATCHES "^mutant-")
       set(allow --allow-crash)
     endif()
+    set(expect "")
+    foreach(m IN LISTS WORKBOOK_VARIANT_MESSAGES)
+      list(APPEND expect --expect-message "${m}")
+    endforeach()
+    foreach(m IN LISTS WORKBOOK_VARIANT_RACE_MESSAGES)
+      list(APPEND expect --expect-race-message "${m}")
+    endforeach()
+    set(explain "")
+    if(WORKBOOK_RACE_CHECK)
+      foreach(k IN LISTS kernel_paths)
+        list(APPEND explain --kernel "${k}")
+      endforeach()
+    endif()
     if(WORKBOOK_VARIANT_RACE AND WORKBOOK_RACE_CHECK)
       add_test(NAME "${dir}.${variant}" COMMAND race_check --expect report $<TARGET_FILE:${target}_test>)
     else()
-      add_test(NAME "${dir}.${variant}" COMMAND expect_failure ${allow} --timeout ${limit} $<TARGET_FILE:${target}_test>)
+      add_test(NAME "${dir}.${variant}" COMMAND expect_failure ${allow} --timeout ${limit} ${explain} ${expect}
+                                                $<TARGET_FILE:${target}_test>)
     endif()
     if(WORKBOOK_VARIANT_ALSO_RACE AND WORKBOOK_RACE_CHECK)
       add_test(NAME "${dir}.${variant}.race" COMMAND race_check --expect report $<TARGET_FILE:${target}_test>)
       set_tests_properties("${dir}.${variant}.race" PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "race;mutant;${dir}")
     endif()
   endif()
-  set_tests_properties("${dir}.${variant}" PROPERTIES TIMEOUT "${limit}" LABELS "graded;${dir};${variant}")
+  # The race pass that explains a failure runs after the test: time for both.
+  set(test_timeout "${limit}")
+  if(NOT variant STREQUAL "solution" AND NOT variant MATCHES "^variant-" AND WORKBOOK_RACE_CHECK)
+    math(EXPR test_timeout "${limit} * 3")
+  endif()
+  set_tests_properties("${dir}.${variant}" PROPERTIES TIMEOUT "${test_timeout}" SKIP_RETURN_CODE 77
+                       LABELS "graded;${dir};${variant}")
   string(REPLACE ";" "," edit_list "${edit}")
   string(REPLACE ";" "," kernel_list "${kernels}")
   _workbook_register(
@@ -210,6 +234,20 @@ function(workbook_exercise)
   set(solution "${PROJECT_SOURCE_DIR}/solutions/${dir}")
   _workbook_variant(${dir} starter "${CMAKE_CURRENT_SOURCE_DIR}")
   _workbook_variant(${dir} solution "${solution}")
+  # Correct kernels in unusual styles: each folder tests/variants/NN_name/<style>/ holds edited
+  # files written another way (the rest come from the solution); each must pass like the solution.
+  # A correct kernel rejected is as bad as a wrong one accepted.
+  if(NOT WORKBOOK_ONLY)
+    file(GLOB styles LIST_DIRECTORIES true "${PROJECT_SOURCE_DIR}/tests/variants/${dir}/*")
+    foreach(style_dir IN LISTS styles)
+      if(IS_DIRECTORY "${style_dir}")
+        get_filename_component(style "${style_dir}" NAME)
+        _workbook_variant(${dir} "variant-${style}" "${style_dir}" "${solution}")
+        set_property(TEST "${dir}.variant-${style}" APPEND PROPERTY LABELS variant)
+      endif()
+    endforeach()
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/variants")
+  endif()
   # Planted bugs: tests/mutants/NN_name.cmake calls workbook_mutant() once for each.
   set(mutants "${PROJECT_SOURCE_DIR}/tests/mutants/${dir}.cmake")
   if(EXISTS "${mutants}" AND NOT WORKBOOK_ONLY)
@@ -229,13 +267,17 @@ endfunction()
 # A trailing ALSO_RACE marks a bug the graded test catches on the CPU that the race check must
 # report as well (a write one past the end, a read of local memory nobody wrote): it adds the
 # test `<NN_name>.mutant-<name>.race`.
+# MESSAGE <text>... : the failure's message must contain each text (the real cause, named).
+# RACE_MESSAGE <text>... : the same, for what the race pass adds in front of it (a divergent
+# barrier with its line); the test is skipped when the race check is off.
 function(workbook_mutant name file find replace)
+  cmake_parse_arguments(PARSE_ARGV 4 opt "RACE;ALSO_RACE" "" "MESSAGE;RACE_MESSAGE")
   set(race "")
-  if("RACE" IN_LIST ARGN)
+  if(opt_RACE)
     set(race 1)
   endif()
   set(also_race "")
-  if("ALSO_RACE" IN_LIST ARGN)
+  if(opt_ALSO_RACE)
     set(also_race 1)
   endif()
   set(dir "${WORKBOOK_MUTANT_EXERCISE}")
@@ -260,6 +302,8 @@ function(workbook_mutant name file find replace)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution}")
   set(WORKBOOK_VARIANT_RACE "${race}")
   set(WORKBOOK_VARIANT_ALSO_RACE "${also_race}")
+  set(WORKBOOK_VARIANT_MESSAGES "${opt_MESSAGE}")
+  set(WORKBOOK_VARIANT_RACE_MESSAGES "${opt_RACE_MESSAGE}")
   _workbook_variant(${dir} "mutant-${name}" "${out}" "${PROJECT_SOURCE_DIR}/solutions/${dir}")
   set_property(TEST "${dir}.mutant-${name}" APPEND PROPERTY LABELS mutant)
   if(race)

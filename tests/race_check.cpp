@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
         fmt::print("Oclgrind: {}\n{}  meaning: {}\n\n", report.headline, report.details, report.explanation());
     if (r.reports.empty()) std::cout << r.run.output;
     const bool ok = expect == "clean" ? r.clean() : !r.reports.empty();
+    for (const auto& c : workbook::race::concessions(r)) fmt::print("race check: {}\n", c);
     fmt::print("race check: {} report(s), test {} under Oclgrind: {}\n", r.reports.size(), r.run.status(),
                ok ? "as expected" : fmt::format("NOT as expected (expected {})", expect));
     return ok ? 0 : 1;

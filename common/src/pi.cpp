@@ -14,13 +14,20 @@
 namespace workbook::pi {
 
 std::uint64_t Launch::steps() const {
-    return static_cast<std::uint64_t>(niters) * static_cast<std::uint64_t>(local) * static_cast<std::uint64_t>(groups);
+    return static_cast<std::uint64_t>(niters) *
+           (offset + static_cast<std::uint64_t>(local) * static_cast<std::uint64_t>(groups));
 }
+
+std::uint64_t Launch::first_step() const { return offset * static_cast<std::uint64_t>(niters); }
 
 float Launch::step_size() const { return static_cast<float>(1.0 / static_cast<double>(steps())); }
 
 std::string Launch::describe() const {
-    return fmt::format("{} groups x {} work-items x {} steps each = {} steps", groups, local, niters, steps());
+    if (offset == 0)
+        return fmt::format("{} groups x {} work-items x {} steps each = {} steps", groups, local, niters, steps());
+    return fmt::format("{} groups x {} work-items x {} steps each, from global id {} (a global offset): steps {} to {} "
+                       "of {}",
+                       groups, local, niters, offset, first_step(), steps() - 1, steps());
 }
 
 Launch plan(const cl::Kernel& kernel, const cl::Device& device, std::uint64_t steps, std::size_t preferred) {
@@ -38,16 +45,41 @@ Launch plan(const cl::Kernel& kernel, const cl::Device& device, std::uint64_t st
     return l;
 }
 
-std::vector<double> reference_partial_sums(const Launch& launch) {
+namespace {
+
+// Each group's sum of 4/(1+x²) over its steps, the step index i mapped through `index` first.
+template <typename Index>
+std::vector<double> partial_sums_of(const Launch& launch, Index index) {
     const double step = launch.step_size();
     const std::uint64_t per_group = static_cast<std::uint64_t>(launch.niters) * launch.local;
     std::vector<double> sums(launch.groups, 0.0);
     for (std::size_t g = 0; g < launch.groups; ++g)
-        for (std::uint64_t i = g * per_group; i < (g + 1) * per_group; ++i) {
-            const double x = (static_cast<double>(i) + 0.5) * step;
+        for (std::uint64_t i = launch.first_step() + g * per_group; i < launch.first_step() + (g + 1) * per_group; ++i) {
+            const double x = (index(i) + 0.5) * step;
             sums[g] += 4.0 / (1.0 + x * x);
         }
     return sums;
+}
+
+}  // namespace
+
+std::vector<double> reference_partial_sums(const Launch& launch) {
+    return partial_sums_of(launch, [](std::uint64_t i) { return static_cast<double>(i); });
+}
+
+std::vector<double> mistaken_partial_sums(const Launch& launch, IndexMistake mistake) {
+    switch (mistake) {
+        case IndexMistake::wrapped_int32:
+            return partial_sums_of(launch, [](std::uint64_t i) {
+                return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(i)));
+            });
+        case IndexMistake::wrapped_uint32:
+            return partial_sums_of(launch, [](std::uint64_t i) { return static_cast<double>(static_cast<std::uint32_t>(i)); });
+        case IndexMistake::offset_ignored:
+            break;
+    }
+    const std::uint64_t skipped = launch.first_step();
+    return partial_sums_of(launch, [skipped](std::uint64_t i) { return static_cast<double>(i - skipped); });
 }
 
 double partial_tolerance(const Launch& launch, double sum) {
@@ -108,8 +140,9 @@ cl::Event enqueue(const cl::CommandQueue& queue, cl::Kernel& kernel, const Launc
     kernel.setArg(2, cl::Local(launch.local * sizeof(float)));
     kernel.setArg(3, partial_sums);
     cl::Event event;
-    queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(launch.local * launch.groups),
-                               cl::NDRange(launch.local), nullptr, &event);
+    const cl::NDRange offset = launch.offset ? cl::NDRange(static_cast<std::size_t>(launch.offset)) : cl::NullRange;
+    queue.enqueueNDRangeKernel(kernel, offset, cl::NDRange(launch.local * launch.groups), cl::NDRange(launch.local),
+                               nullptr, &event);
     return event;
 }
 

@@ -32,6 +32,10 @@ std::string Report::explanation() const {
     return "Oclgrind found a problem that a CPU device did not show.";
 }
 
+std::string Report::describe() const {
+    return fmt::format("Oclgrind: {}\n{}meaning: {}", headline, details, explanation());
+}
+
 std::string oclgrind_path() {
     if (const char* v = std::getenv("WORKBOOK_OCLGRIND"); v && *v) return v;
     for (const char* dir : {"/usr/bin", "/usr/local/bin"}) {
@@ -43,6 +47,23 @@ std::string oclgrind_path() {
 
 namespace {
 
+// `source` with its comments blanked (newlines kept, so line numbers stay right).
+std::string without_comments(const std::string& source) {
+    std::string code = source;
+    for (std::size_t i = 0; i + 1 < code.size(); ++i) {
+        if (code[i] == '/' && code[i + 1] == '/') {
+            for (; i < code.size() && code[i] != '\n'; ++i) code[i] = ' ';
+        } else if (code[i] == '/' && code[i + 1] == '*') {
+            const std::size_t end = code.find("*/", i + 2);
+            const std::size_t stop = end == std::string::npos ? code.size() : end + 2;
+            for (; i < stop; ++i)
+                if (code[i] != '\n') code[i] = ' ';
+            --i;
+        }
+    }
+    return code;
+}
+
 // Line `number` (1-based) of `path`, trimmed, or empty when the file or line is not there. A
 // relative path (kernels are named relative to the course root) is tried from the working
 // directory and each of its parents. With `only_in` (the grader, the judge) the path is the
@@ -53,7 +74,10 @@ std::string source_line(const std::string& path, long number, const std::filesys
     if (!only_in.empty()) {
         std::error_code ec;
         const auto root = std::filesystem::weakly_canonical(only_in, ec);
-        const auto real = std::filesystem::weakly_canonical(file.is_relative() ? only_in / file : file, ec);
+        // A relative name may start with the folder's own name ("11_pi/pi.cl").
+        auto real = std::filesystem::weakly_canonical(file.is_relative() ? only_in / file : file, ec);
+        if (file.is_relative() && !std::filesystem::exists(real, ec))
+            real = std::filesystem::weakly_canonical(only_in.parent_path() / file, ec);
         const auto rel = real.lexically_relative(root);
         if (ec || real.extension() != ".cl" || rel.empty() || *rel.begin() == "..") return {};
         try {
@@ -67,13 +91,16 @@ std::string source_line(const std::string& path, long number, const std::filesys
     }
     if (file.is_relative()) {
         std::error_code ec;
+        std::vector<std::filesystem::path> dirs;
         for (auto dir = std::filesystem::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
-            if (std::filesystem::exists(dir / file)) {
+            dirs.push_back(dir);
+            if (dir == dir.parent_path()) break;
+        }
+        for (const auto& dir : dirs)
+            if (std::filesystem::exists(dir / file, ec)) {
                 file = dir / file;
                 break;
             }
-            if (dir == dir.parent_path()) break;
-        }
     }
     std::ifstream in(file);
     std::string line;
@@ -137,19 +164,8 @@ Result check(const std::string& test, std::chrono::seconds timeout, const std::v
 }
 
 std::string device_dependent_macro(const std::string& source, const std::string& file_name) {
-    // Comments out (their newlines kept, so line numbers stay right), then whole identifiers.
-    std::string code = source;
-    for (std::size_t i = 0; i + 1 < code.size(); ++i) {
-        if (code[i] == '/' && code[i + 1] == '/') {
-            for (; i < code.size() && code[i] != '\n'; ++i) code[i] = ' ';
-        } else if (code[i] == '/' && code[i + 1] == '*') {
-            const std::size_t end = code.find("*/", i + 2);
-            const std::size_t stop = end == std::string::npos ? code.size() : end + 2;
-            for (; i < stop; ++i)
-                if (code[i] != '\n') code[i] = ' ';
-            --i;
-        }
-    }
+    // Comments out, then whole identifiers.
+    const std::string code = without_comments(source);
     static const std::regex macros(
         R"(\b(__OPTIMIZE__|__OPENCL_VERSION__|__OPENCL_C_VERSION__|__FAST_RELAXED_MATH__|__IMAGE_SUPPORT__|__ENDIAN_LITTLE__|__OPENCL_CPP_VERSION__|__SPIR__|__SPIRV__)\b)");
     std::smatch m;
@@ -167,6 +183,15 @@ namespace {
 // every element from flooding the log) and `options`, and the environment: the device choice
 // cleared (Oclgrind is its own platform), small sizes, `env`. False (and `r` says why) when the
 // race check is off or unavailable.
+// The folder a test was given its kernels from (WORKBOOK_KERNEL_DIR): where its reports' lines
+// are read, and only there; empty: none given.
+std::filesystem::path kernel_dir(const std::vector<std::string>& env) {
+    const std::string key = "WORKBOOK_KERNEL_DIR=";
+    for (const auto& e : env)
+        if (e.rfind(key, 0) == 0 && e.size() > key.size()) return e.substr(key.size());
+    return {};
+}
+
 bool prepare(Result& r, const std::vector<std::string>& options, const std::vector<std::string>& env,
              std::vector<std::string>& oclgrind, std::vector<std::string>& environment) {
     const Availability a = availability();
@@ -180,6 +205,7 @@ bool prepare(Result& r, const std::vector<std::string>& options, const std::vect
     environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
     environment.insert(environment.end(), env.begin(), env.end());
     environment.push_back("WORKBOOK_SMALL=1");
+    environment.push_back("WORKBOOK_RACE_PASS=1");  // what the simulator cannot do is left out (testing.hpp)
     return true;
 }
 
@@ -217,8 +243,73 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
     argv.insert(argv.end(), oclgrind.begin(), oclgrind.end());
     argv.insert(argv.end(), command.begin(), command.end());
     r.run = run_process(argv, timeout, environment);
-    r.reports = parse(r.run.output);
+    r.reports = parse(r.run.output, kernel_dir(env));
     return r;
+}
+
+bool synchronises(const std::string& source) {
+    static const std::regex sync(
+        R"(\b(barrier|work_group_barrier|__local|local|async_work_group_copy|async_work_group_strided_copy|wait_group_events)\b)");
+    return std::regex_search(without_comments(source), sync);
+}
+
+bool any_synchronises(const std::vector<std::string>& kernel_files) {
+    for (const auto& file : kernel_files) {
+        std::ifstream in(file);
+        if (!in) return true;
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (synchronises(text.str())) return true;
+    }
+    return false;
+}
+
+std::vector<std::string> concessions(const Result& race) {
+    std::vector<std::string> out;
+    std::istringstream lines(race.run.output);
+    for (std::string line; std::getline(lines, line);)
+        if (const auto at = line.find("race pass: "); at != std::string::npos) {
+            std::string said = line.substr(at + 11);
+            if (std::find(out.begin(), out.end(), said) == out.end()) out.push_back(said);
+        }
+    return out;
+}
+
+std::string explain_failure(const Result& race, std::size_t max_reports) {
+    if (!race.available || race.reports.empty()) return {};
+    // Oclgrind repeats a problem for every work-item, address and group: each kind of problem at
+    // each source line once (the address and the work-items left out).
+    auto key = [](const Report& r) {
+        static const std::regex address(R"( (at |to |from )?(global|local|private|constant) memory address 0x[0-9a-fA-F]+)");
+        std::string k = std::regex_replace(r.headline, address, "");
+        std::istringstream lines(r.details);
+        for (std::string line; std::getline(lines, line);)
+            if (line.find("At line") != std::string::npos || line.find("Kernel:") != std::string::npos) k += line;
+        return k;
+    };
+    std::vector<const Report*> distinct;
+    std::vector<std::string> seen;
+    for (const auto& r : race.reports)
+        if (std::find(seen.begin(), seen.end(), key(r)) == seen.end()) {
+            seen.push_back(key(r));
+            distinct.push_back(&r);
+        }
+    // The cause before its symptoms: an uninitialised value written out is often what a race or
+    // a divergent barrier left behind.
+    auto rank = [](const Report* r) {
+        const std::string& h = r->headline;
+        if (h.find("divergence") != std::string::npos) return 0;
+        if (h.find("race") != std::string::npos) return 1;
+        if (h.find("Invalid") != std::string::npos) return 2;
+        if (h.find("Uninitiali") != std::string::npos) return 4;
+        return 3;
+    };
+    std::stable_sort(distinct.begin(), distinct.end(), [&](auto a, auto b) { return rank(a) < rank(b); });
+    std::string out = "The race pass (this test under Oclgrind, at small sizes) found what most likely causes this "
+                      "failure: fix it first, since the wrong values the test reports below may follow from it.\n";
+    for (std::size_t i = 0; i < distinct.size() && i < max_reports; ++i) out += distinct[i]->describe() + "\n";
+    if (distinct.size() > max_reports) out += fmt::format("(and {} more)\n", distinct.size() - max_reports);
+    return out;
 }
 
 }  // namespace workbook::race

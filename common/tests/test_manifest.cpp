@@ -34,8 +34,21 @@ TEST_CASE("the course manifest lists the exercises in order") {
     CHECK(course.find("02_vadd")->hints.size() >= 2);
     CHECK(course.find("nope") == nullptr);
     CHECK(course.find("02")->race_check);
-    CHECK_FALSE(course.find("13")->race_check);
+    CHECK(course.find("13")->race_check);  // user events set first under the race pass
     CHECK(course.readme_headings.size() == 6);
+}
+
+TEST_CASE("race_check = false leaves an exercise out of the race check") {
+    const auto path = std::filesystem::temp_directory_path() / "workbook_manifest_race.toml";
+    std::ofstream(path) << header
+                        << "[[exercise]]\nid = \"01\"\nname = \"a\"\ntitle = \"t\"\nedit = [\"a.cl\"]\n"
+                           "kernels = [\"a.cl\"]\nhints = [\"h\"]\nrace_check = false\n"
+                           "[[exercise]]\nid = \"02\"\nname = \"b\"\ntitle = \"t\"\nedit = [\"b.cl\"]\n"
+                           "kernels = [\"b.cl\"]\nhints = [\"h\"]\n";
+    const auto course = workbook::load_course(path);
+    REQUIRE(course.exercises.size() == 2);
+    CHECK_FALSE(course.exercises[0].race_check);
+    CHECK(course.exercises[1].race_check);
 }
 
 TEST_CASE("manifest errors name the file and the problem") {

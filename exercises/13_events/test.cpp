@@ -41,7 +41,16 @@ void check_times(const std::string& name, const workbook::EventTimes& t) {
 
 TEST_CASE("13_events: two held commands, a join that waits for both, results and timestamps") {
     bool told = false;
-    for (const std::size_t count : {std::size_t{1}, std::size_t{1000}, (std::size_t{1} << 20) + 3}) {
+    // Under the race pass (Oclgrind, whose queue never runs a command a user event holds) the
+    // runner sets both user events first: the kernels and z are checked, not the order.
+    const bool released = wt::race_pass();
+    if (released)
+        MESSAGE("race pass: the user events are set before enqueue_graph runs (Oclgrind never releases commands "
+                "held by user events), so this run checks the kernels' memory accesses and z, not the order");
+    const std::vector<std::size_t> counts = wt::small_sizes_only()
+                                                ? std::vector<std::size_t>{1, 61}
+                                                : std::vector<std::size_t>{1, 1000, (std::size_t{1} << 20) + 3};
+    for (const std::size_t count : counts) {
         CAPTURE(count);
         auto rng = wt::rng("events", count);
         const auto a = rng.uniform_vector(count), b = rng.uniform_vector(count);
@@ -53,8 +62,9 @@ TEST_CASE("13_events: two held commands, a join that waits for both, results and
         request.arrays["x"] = x.initial();
         request.arrays["y"] = y.initial();
         request.arrays["z"] = z.initial();
+        if (released) request.numbers["released"] = 1;
         const auto m = wt::call("events_graph", std::move(request));
-        if (!told) {
+        if (!told && !released) {
             MESSAGE(m.str("note"));
             if (m.num("overtakes") == 0)
                 MESSAGE("this device runs its out-of-order queue in enqueue order: a join that does not wait for both "
@@ -62,16 +72,18 @@ TEST_CASE("13_events: two held commands, a join that waits for both, results and
             told = true;
         }
 
-        CHECK_MESSAGE(m.num("held.first_started") == 0, "first started before release_first was set: its wait list "
-                                                        "must hold release_first");
-        CHECK_MESSAGE(m.num("held.second_started") == 0, "second started before release_second was set: its wait "
-                                                         "list must hold release_second");
-        CHECK_MESSAGE(m.num("held.joined_started") == 0, "joined started while both inputs were still held");
-        CHECK_MESSAGE(m.num("after_first.second_started") == 0, "second ran although only release_first was set");
-        CHECK_MESSAGE(m.num("after_first.joined_started") == 0,
-                      fmt::format("joined is {} although second is still held: its wait list must hold both first "
-                                  "and second",
-                                  m.str("after_first.joined_status")));
+        if (!released) {
+            CHECK_MESSAGE(m.num("held.first_started") == 0, "first started before release_first was set: its wait "
+                                                            "list must hold release_first");
+            CHECK_MESSAGE(m.num("held.second_started") == 0, "second started before release_second was set: its wait "
+                                                             "list must hold release_second");
+            CHECK_MESSAGE(m.num("held.joined_started") == 0, "joined started while both inputs were still held");
+            CHECK_MESSAGE(m.num("after_first.second_started") == 0, "second ran although only release_first was set");
+            CHECK_MESSAGE(m.num("after_first.joined_started") == 0,
+                          fmt::format("joined is {} although second is still held: its wait list must hold both first "
+                                      "and second",
+                                      m.str("after_first.joined_status")));
+        }
 
         const std::string guard = z.take(m.array("z", z.whole()));
         const auto expected = expected_z(a, b);

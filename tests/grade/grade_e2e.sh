@@ -72,7 +72,7 @@ Comparison compare(std::span<const float>, std::span<const float>, Tolerance, st
 CPP
 # Snoops: the environment of its own process and of PID 1, PID 1's command line, the checker's
 # output folder; prints everything into its own output (correct work otherwise).
-probe='for f in '"$build"'/exercises/02_vadd/ex02_vadd_solution_kernels.cpp '"$build"'/bin/runner-02_vadd-solution '"$build"'/bin/test-10_mmul_block-mutant-missing_second_barrier '"$src"'/tests/mutants/10_mmul_block.cmake '"$build"'/exercises/10_mmul_block/mutants; do if ls -A $f 2>/dev/null | grep -q . \&\& { [ -d $f ] || [ -s $f ]; }; then echo LEAK:$f; fi; done'
+probe='for f in '"$build"'/exercises/02_vadd/ex02_vadd_solution_kernels.cpp '"$build"'/bin/runner-02_vadd-solution '"$build"'/bin/runner-02_vadd-variant-grid_stride '"$build"'/bin/test-10_mmul_block-mutant-missing_second_barrier '"$src"'/tests/mutants/10_mmul_block.cmake '"$build"'/exercises/10_mmul_block/mutants; do if ls -A $f 2>/dev/null | grep -q . \&\& { [ -d $f ] || [ -s $f ]; }; then echo LEAK:$f; fi; done'
 solved oscar && inject oscar 'std::system("'"$probe"'"); std::fflush(stdout); for (const char* f : {"/proc/self/environ", "/proc/1/environ", "/proc/1/cmdline"}) { std::FILE* in = std::fopen(f, "r"); if (!in) continue; for (int ch; (ch = std::fgetc(in)) != EOF;) std::putchar(ch ? ch : 10); std::fclose(in); } std::system("ls -la '"$out"' '"$out"'/evidence; cat /proc/[0-9]*/environ");'
 sed -i '1i #include <cstdio>' "$subs/oscar/exercises/02_vadd/vadd_host.cpp"
 # Answers twice: bytes of its own on the reply pipe (a frame header and junk), then the real reply.

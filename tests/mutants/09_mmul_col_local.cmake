@@ -15,3 +15,11 @@ workbook_mutant(partial_column_load mmul.cl
   [=[        if (iloc < N) {  // planted bug: one element per work-item
             Bwrk[iloc] = B[iloc * N + j];
         }]=] ALSO_RACE)
+# The classic course's shape: the whole column loop, barriers included, inside the row test. The
+# work-items past the last row never reach the barriers (barrier divergence). The graded test
+# sees only wrong values; the race pass, run after the failure, names the divergent barrier and
+# its line, and is shown first.
+workbook_mutant(barriers_inside_row_test mmul.cl
+  [=[    for (int j = 0; j < N; j++) {]=]
+  [=[    if (has_row) for (int j = 0; j < N; j++) {  // planted bug: the barriers inside if (i < N)]=]
+  RACE_MESSAGE "Work-group divergence" "barrier(CLK_LOCAL_MEM_FENCE)")

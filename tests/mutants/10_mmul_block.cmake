@@ -19,4 +19,5 @@ workbook_mutant(early_return mmul.cl
     // Rounded up]=]
   [=[    if (row >= N || col >= N) return;  // planted bug: skips the barriers
     float sum = 0.0f;
-    // Rounded up]=])
+    // Rounded up]=]
+  RACE_MESSAGE "Work-group divergence")

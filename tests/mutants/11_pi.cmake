@@ -3,9 +3,12 @@
 workbook_mutant(drops_last_work_item pi.cl
   [=[l < group_size; l++]=]
   [=[l < group_size - 1; l++ /* planted bug */]=])
+# PoCL catches it; a GPU running small groups in lockstep (the H100) does not, so the race pass
+# must report it too.
 workbook_mutant(missing_barrier pi.cl
   [=[    barrier(CLK_LOCAL_MEM_FENCE);]=]
-  [=[    // planted bug: no barrier before the reduction]=])
+  [=[    // planted bug: no barrier before the reduction]=] ALSO_RACE
+  RACE_MESSAGE "Read-write data race" "local_sums[lid] = sum;")
 workbook_mutant(partial_sum_misplaced pi.cl
   [=[partial_sums[get_group_id(0)] = group_sum;]=]
   [=[partial_sums[get_global_id(0) / 2] = group_sum;  // planted bug]=])
@@ -32,3 +35,14 @@ workbook_mutant(reads_neighbour_before_barrier pi.cl
     } else {
         local_sums[lid] = sum;
     }]=] RACE)
+# The first step in a 32-bit int: it wraps once g·niters passes 2^31 (the classic course's pi
+# printed -nan at 2^33 steps). Caught by the launch whose indices pass 2^32, named as such.
+workbook_mutant(int_first_step pi.cl
+  [=[const long first = (long)get_global_id(0) * niters;]=]
+  [=[const int first = get_global_id(0) * niters;  // planted bug: 32-bit index]=]
+  MESSAGE "Cause: the 32-bit step index overflows" "wrapped to a 32-bit int")
+# The same in an unsigned int: right up to 2^32 steps, wrong past them.
+workbook_mutant(uint_first_step pi.cl
+  [=[const long first = (long)get_global_id(0) * niters;]=]
+  [=[const uint first = get_global_id(0) * niters;  // planted bug: 32-bit index]=]
+  MESSAGE "Cause: the 32-bit step index overflows" "wrapped to a 32-bit unsigned int")

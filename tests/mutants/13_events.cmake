@@ -17,3 +17,10 @@ workbook_mutant(waits_inside events.cpp
 workbook_mutant(wrong_factor events.cpp
   [=[buffers.b, buffers.y, 3.0f, buffers.count]=]
   [=[buffers.b, buffers.y, 2.0f, buffers.count /* planted bug */]=])
+# first's scale runs one element past x (count + 1): the graded test checks z, whose elements are
+# all right, so a CPU device hides it; the race pass (which now covers exercise 13, with the user
+# events set first) sees the write past the end of x.
+workbook_mutant(first_one_past_end events.cpp
+  [=[scale(cl::EnqueueArgs(queue, after_first, range), buffers.a, buffers.x, 2.0f, buffers.count);]=]
+  [=[scale(cl::EnqueueArgs(queue, after_first, cl::NDRange(buffers.count + 1)), buffers.a, buffers.x, 2.0f,
+                         buffers.count + 1);  // planted bug: one past the end]=] RACE)

@@ -18,12 +18,19 @@ namespace workbook::pi {
 inline constexpr double true_pi = 3.14159265358979323846;
 
 // The shape of one run: `groups` work-groups of `local` work-items, each work-item `niters` steps.
+// A non-zero `offset` launches only the last work-items of a larger run: their global ids start
+// at `offset` (the launch's global offset), so their step indices can pass 2^32 without running
+// the 2^32 steps before them.
 struct Launch {
     std::size_t local = 1;
     std::size_t groups = 1;
     int niters = 1;
+    std::uint64_t offset = 0;
     // In 64 bits: niters · local · groups passes 2^31 long before anything else gives out.
+    // Counts the work-items before `offset` too: the run the launched work-items end.
     std::uint64_t steps() const;
+    // The step index of the first launched work-item's first step: offset · niters.
+    std::uint64_t first_step() const;
     // The float step the kernel receives: 1 / steps, rounded to float.
     float step_size() const;
     // "4 groups x 64 work-items x 1000 steps each = 256000 steps"
@@ -39,6 +46,13 @@ Launch plan(const cl::Kernel& kernel, const cl::Device& device, std::uint64_t st
 // What group g must produce: the sum of its steps' terms 4/(1+x²), x = (i + 0.5)·step_size,
 // computed in double from the same float step the kernel gets.
 std::vector<double> reference_partial_sums(const Launch& launch);
+
+// Mistakes a wrong partial sum can be told apart by: the step index held in 32 bits (signed or
+// unsigned, so it wraps modulo 2^32), or the global offset left out (work-items numbered
+// get_group_id · get_local_size + get_local_id).
+enum class IndexMistake { wrapped_int32, wrapped_uint32, offset_ignored };
+// What group g would produce with that mistake, computed like reference_partial_sums.
+std::vector<double> mistaken_partial_sums(const Launch& launch, IndexMistake mistake);
 
 // The largest float error a correct kernel can make in one group's partial sum `sum`: each term
 // carries a few roundings (the index to float, +0.5, ·step, x², +1, the division), a work-item

@@ -21,6 +21,8 @@ struct Report {
     std::string details;
     // What this class of bug means and where to look, in a sentence.
     std::string explanation() const;
+    // "Oclgrind: <headline>\n<details>meaning: <explanation>", as every caller shows it.
+    std::string describe() const;
 };
 
 // Whether the check runs here, and if not, why (printed by every caller, never silent): it is
@@ -79,5 +81,22 @@ std::string device_dependent_macro(const std::string& source, const std::string&
 // (the grader, the judge: the file name comes from the kernel's #line text, which a student
 // controls) only .cl files inside that folder, links resolved, are quoted.
 std::vector<Report> parse(const std::string& output, const std::filesystem::path& sources = {});
+
+// Whether an OpenCL C source synchronises the work-items of a group (a barrier, local memory, an
+// async copy), comments aside. A wrong result from such a kernel is often a divergent or missing
+// barrier, which the race pass names with its line where the graded test sees only wrong values.
+bool synchronises(const std::string& source);
+// The same for kernel files; a file that cannot be read counts as synchronising (run the pass).
+bool any_synchronises(const std::vector<std::string>& kernel_files);
+
+// What a graded test left out or changed for the simulator, as it printed it ("race pass: ..."
+// lines, testing.hpp's race_pass()): each once, for the caller to repeat beside its verdict.
+std::vector<std::string> concessions(const Result& race);
+
+// After a graded test failed, for kernels that synchronise: the race pass's findings as the text
+// to show BEFORE the test's own message ("The race pass ... found what most likely causes this
+// failure ... Oclgrind: ..."), each distinct report once, at most `max_reports`; empty when it
+// found nothing or did not run.
+std::string explain_failure(const Result& race, std::size_t max_reports = 3);
 
 }  // namespace workbook::race

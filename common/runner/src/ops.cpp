@@ -38,6 +38,9 @@ namespace {
 
 std::size_t whole(const Message& m, const std::string& key) { return static_cast<std::size_t>(m.num(key)); }
 
+// Build options the checker asks for (the race pass may need some for the simulator), or none.
+std::string options_of(const Message& m) { return m.text.count("options") ? m.str("options") : std::string(); }
+
 // A kernel of the shape kernel(in_0, ..., in_{n-1}, out, const unsigned int count), launched
 // with a global size deliberately past count.
 const Operation vector_sum_kernel("vector_sum_kernel", [](const Message& r) {
@@ -62,7 +65,7 @@ const Operation vector_sum_kernel("vector_sum_kernel", [](const Message& r) {
 });
 
 const Operation kernel_max_local("kernel_max_local", [](const Message& r) {
-    cl::Kernel kernel(program(r.str("file")), r.str("kernel").c_str());
+    cl::Kernel kernel(program(r.str("file"), options_of(r)), r.str("kernel").c_str());
     Message reply;
     reply.numbers["max_local"] = static_cast<double>(work_group_size_1d(kernel, device().choice.device));
     return reply;
@@ -70,8 +73,9 @@ const Operation kernel_max_local("kernel_max_local", [](const Message& r) {
 
 // A pi kernel (pi.hpp's signature) for one launch shape.
 const Operation pi_kernel("pi_kernel", [](const Message& r) {
-    cl::Kernel kernel(program(r.str("file")), r.str("kernel").c_str());
-    const pi::Launch launch{whole(r, "local"), whole(r, "groups"), static_cast<int>(r.num("niters"))};
+    cl::Kernel kernel(program(r.str("file"), options_of(r)), r.str("kernel").c_str());
+    pi::Launch launch{whole(r, "local"), whole(r, "groups"), static_cast<int>(r.num("niters"))};
+    launch.offset = whole(r, "offset");
     const auto& initial = r.array("partial");
     const cl::Buffer partial = buffer_of(initial);
     pi::enqueue(device().queue, kernel, launch, partial);

@@ -29,6 +29,11 @@ std::string repeat_hint();
 // simulator such as Oclgrind, which is thousands of times slower than a device.
 bool small_sizes_only();
 
+// True when WORKBOOK_RACE_PASS=1, which the race pass sets (race_check.hpp): the runner runs
+// under Oclgrind, so a test leaves out what the simulator cannot do (a command held by a user
+// event never runs there) and says so.
+bool race_pass();
+
 // 1, small primes, sizes that are no multiple of any work-group size, one just past a power of
 // two and one above 2^20 (with WORKBOOK_SMALL=1: 1, 7, 61 and 257).
 std::vector<std::size_t> awkward_sizes();
@@ -80,9 +85,13 @@ void check_matmul_kernel(const matmul::Rung& rung);
 
 // Grades a kernel with the pi signature (pi.hpp) from `file`: every partial sum, for launches with
 // work-groups of 1, 7, 33, 64 and the most the kernel accepts, 1 to 5 groups, and niters of 1, 3,
-// 5, 17, 1000 plus `extra_niters` (for vector kernels, counts that are no multiple of the width).
-// A partial sum that is missing, misplaced or off by more than the float maths allows fails.
-void check_pi_kernel(const std::string& file, const std::string& kernel_name, const std::vector<int>& extra_niters = {});
+// 5, 17, 1000 plus `extra_niters` (for vector kernels, counts that are no multiple of the width),
+// then launches at a global offset whose step indices pass 2^32 (a 32-bit index wraps there; the
+// failure says so). A partial sum that is missing, misplaced or off by more than the float maths
+// allows fails. Under the race pass the kernel is built with `race_build_options` (what the
+// simulator needs, for the reason `race_why`), and the test prints both.
+void check_pi_kernel(const std::string& file, const std::string& kernel_name, const std::vector<int>& extra_niters = {},
+                     const std::string& race_build_options = "", const std::string& race_why = "");
 
 // The message for a vector result: the comparison, what NaN means here, and the seed.
 std::string explain_result(const std::string& what, std::size_t count, const Comparison& result);
