@@ -33,7 +33,8 @@ Database::Database(const std::filesystem::path& file)
 // Who submitted (owner, alias_key) and the roster's students. A database from before these
 // columns gets them, its old rows owned by their alias.
 void Database::create_identity_schema() {
-    SQLite::Transaction t(*db_);
+    // IMMEDIATE: the server's and the judge's connections may both find an old database.
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     bool has_owner = false;
     SQLite::Statement columns(*db_, "PRAGMA table_info(submissions)");
     while (columns.executeStep()) has_owner |= columns.getColumn(1).getString() == "owner";
@@ -93,7 +94,8 @@ std::int64_t Database::queue(const QueueRequest& r) {
         throw Error("the alias must be 1 to 40 characters long");
     for (unsigned char c : r.alias)
         if (c < 0x20 || c == 0x7f) throw Error("the alias may not contain control characters");
-    SQLite::Transaction t(*db_);
+    // IMMEDIATE: the limits read and the insert see one state, whatever the judge commits meanwhile.
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     if (!reserved_alias(r.alias)) check_limits(*db_, r);
     // One spelling per identity on the board: the first one used.
     SQLite::Statement first(*db_, "SELECT alias FROM submissions WHERE alias_key = ? ORDER BY id LIMIT 1");

@@ -213,6 +213,16 @@ def roster_test(helper, scratch):
           status == 429 and "less than 60 s ago" in text, f"{status} {text}")
     check("SIGTERM stops it: exit 0", server.stop() == 0)
 
+    # With one shared token, two spellings of one alias are still one alias (one rate limit, one row).
+    server = Server(helper, scratch, "shared", "SECRET")
+    if server.port is not None:
+        check("shared token: \"Ada\" uploads: 200", post(server.port, "SECRET", "Ada")[0] == 200)
+        status, text = post(server.port, "SECRET", "\uff41\uff44\uff41")
+        check("shared token: \"ａｄａ\" (fullwidth) at once is the same alias: 429", status == 429, f"{status} {text}")
+        status, text = post(server.port, "SECRET", "  ADA ")
+        check("shared token: \"  ADA \" is too: 429", status == 429, f"{status} {text}")
+    check("shared token: the server stops", server.stop() == 0)
+
     # The tokens must stay the instructor's: a tokens file others can read is refused.
     loose = os.path.join(scratch, "loose.csv")
     with open(loose, "w"):
