@@ -238,7 +238,7 @@ function(workbook_exercise)
   # files written another way (the rest come from the solution); each must pass like the solution.
   # A correct kernel rejected is as bad as a wrong one accepted.
   if(NOT WORKBOOK_ONLY)
-    file(GLOB styles LIST_DIRECTORIES true "${PROJECT_SOURCE_DIR}/tests/variants/${dir}/*")
+    file(GLOB styles LIST_DIRECTORIES true CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/variants/${dir}/*")
     foreach(style_dir IN LISTS styles)
       if(IS_DIRECTORY "${style_dir}")
         get_filename_component(style "${style_dir}" NAME)
@@ -246,7 +246,6 @@ function(workbook_exercise)
         set_property(TEST "${dir}.variant-${style}" APPEND PROPERTY LABELS variant)
       endif()
     endforeach()
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/variants")
   endif()
   # Planted bugs: tests/mutants/NN_name.cmake calls workbook_mutant() once for each.
   set(mutants "${PROJECT_SOURCE_DIR}/tests/mutants/${dir}.cmake")

@@ -33,8 +33,8 @@ bool all_within(const pi::Launch& launch, const std::vector<float>& got, const s
 // Why a launch whose indices pass 2^32 went wrong when every earlier launch passed: the known
 // mistake its partial sums match, or the likely one.
 std::string far_launch_cause(const pi::Launch& launch, const std::vector<float>& got) {
-    const std::string range = fmt::format("This launch's step indices run from {} to {}, past 2^32; every launch "
-                                          "before it (indices below 2^31) passed.",
+    const std::string range = fmt::format("This launch's step indices run from {} to {}, past 2^32, and the launches "
+                                          "with indices below 2^31 passed.",
                                           launch.first_step(), launch.steps() - 1);
     const std::string fix = "Fix: compute the first step in 64 bits, `const long first = (long)get_global_id(0) * "
                             "niters;`, and add i to it as a long.";
