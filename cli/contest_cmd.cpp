@@ -78,15 +78,21 @@ int print_board(const contest::Database& db) {
     if (boards.empty()) fmt::print("No results yet.\n");
     for (const auto& b : boards) {
         fmt::print("{}\n", style.bold(b.device));
-        fmt::print("  {:>4}  {:<28} {:>10}  {:>10}  {}\n", "rank", "alias", "GFLOPS", "x naive", "when");
+        fmt::print("  {:>4}  {:<28} {:>21}  {:>10}  {:>10}  {}\n", "rank", "alias", "vs reference (spread)", "GFLOPS",
+                   "x naive", "when");
         for (const auto& r : b.rows)
-            fmt::print("  {:>4}  {:<28} {:>10.2f}  {:>10}  {}\n", r.rank, r.alias.substr(0, 28), r.gflops,
-                       r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : "-", r.when);
+            fmt::print("  {:>4}  {:<28} {:>21}  {:>10.2f}  {:>10}  {}\n", (r.tied ? "=" : "") + std::to_string(r.rank),
+                       r.alias.substr(0, 28),
+                       r.ratio > 0 ? fmt::format("{:.3f} ({:.3f}-{:.3f})", r.ratio, r.ratio_low, r.ratio_high) : "-",
+                       r.gflops, r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : "-", r.when);
         fmt::print("\n");
     }
     const auto subs = db.submissions();
     int rejected = 0;
     for (const auto& s : subs) rejected += s.status == "rejected";
+    if (!boards.empty())
+        fmt::print("Ranked by speed relative to the reference kernel, timed alternately with each entry on the same\n"
+                   "inputs; \"=\" marks entries whose spreads overlap (tied within the machine's noise).\n");
     fmt::print("{} submission(s), {} rejected; `workbook contest status` lists them.\n", subs.size(), rejected);
     return exit_ok;
 }

@@ -1,6 +1,8 @@
 // The contest database (see db.hpp).
 #include "db.hpp"
 
+#include "contest/ranking.hpp"
+
 #include "workbook/errors.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -28,6 +30,24 @@ Database::Database(const std::filesystem::path& file)
             repeats INTEGER NOT NULL, sizes TEXT NOT NULL, build_options TEXT NOT NULL, kernel_hash TEXT NOT NULL,
             finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%S','now')));)");
     create_identity_schema();
+    create_ranking_schema();
+}
+
+// The yardstick columns of runs (contest/ranking.hpp). Runs of a database from before them keep
+// ratio 0: ranked below every newer run, by GFLOPS among themselves.
+void Database::create_ranking_schema() {
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    bool has_ratio = false;
+    SQLite::Statement columns(*db_, "PRAGMA table_info(runs)");
+    while (columns.executeStep()) has_ratio |= columns.getColumn(1).getString() == "ratio";
+    if (!has_ratio)
+        db_->exec(R"(
+            ALTER TABLE runs ADD COLUMN ratio REAL NOT NULL DEFAULT 0;
+            ALTER TABLE runs ADD COLUMN ratio_low REAL NOT NULL DEFAULT 0;
+            ALTER TABLE runs ADD COLUMN ratio_high REAL NOT NULL DEFAULT 0;
+            ALTER TABLE runs ADD COLUMN yardstick TEXT NOT NULL DEFAULT '';
+            ALTER TABLE runs ADD COLUMN yardstick_median_s REAL NOT NULL DEFAULT 0;)");
+    t.commit();
 }
 
 // Who submitted (owner, alias_key) and the roster's students. A database from before these
@@ -147,8 +167,8 @@ void Database::record(std::int64_t submission, const Run& run) {
     dev.bind(2, run.driver);
     dev.exec();
     SQLite::Statement insert(*db_, R"(INSERT INTO runs(submission_id, device_id, n, median_s, min_s, max_s, gflops,
-        repeats, sizes, build_options, kernel_hash)
-        VALUES (?, (SELECT id FROM devices WHERE name = ? AND driver = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?))");
+        repeats, sizes, build_options, kernel_hash, ratio, ratio_low, ratio_high, yardstick, yardstick_median_s)
+        VALUES (?, (SELECT id FROM devices WHERE name = ? AND driver = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))");
     int i = 1;
     insert.bind(i++, submission);
     insert.bind(i++, run.device);
@@ -162,6 +182,11 @@ void Database::record(std::int64_t submission, const Run& run) {
     insert.bind(i++, run.sizes);
     insert.bind(i++, run.build_options);
     insert.bind(i++, run.kernel_hash);
+    insert.bind(i++, run.ratio);
+    insert.bind(i++, run.ratio_low);
+    insert.bind(i++, run.ratio_high);
+    insert.bind(i++, run.yardstick);
+    insert.bind(i++, run.yardstick_median_s);
     insert.exec();
     SQLite::Statement mark(*db_, "UPDATE submissions SET status = 'done', reason = '' WHERE id = ?");
     mark.bind(1, submission);
@@ -195,16 +220,19 @@ std::vector<Submission> Database::submissions() const {
 }
 
 std::vector<DeviceBoard> Database::board() const {
-    // The best run of each alias on each device; ties go to the earlier run.
+    // The best run of each alias on each device, by ratio to the yardstick (then GFLOPS, for runs
+    // from before the yardstick); ties go to the earlier run.
     SQLite::Statement s(*db_, R"(
-        SELECT d.name || ' / ' || d.driver, sub.alias, r.gflops, r.finished_at, sub.id
+        SELECT d.name || ' / ' || d.driver, sub.alias, r.gflops, r.finished_at, sub.id, r.ratio, r.ratio_low,
+               r.ratio_high
         FROM runs r JOIN submissions sub ON sub.id = r.submission_id JOIN devices d ON d.id = r.device_id
         WHERE r.id = (SELECT r2.id FROM runs r2 JOIN submissions s2 ON s2.id = r2.submission_id
                       WHERE s2.alias = sub.alias AND r2.device_id = r.device_id
-                      ORDER BY r2.gflops DESC, r2.id ASC LIMIT 1)
-        ORDER BY d.id, r.gflops DESC, r.id ASC)");
+                      ORDER BY r2.ratio DESC, r2.gflops DESC, r2.id ASC LIMIT 1)
+        ORDER BY d.id, r.ratio DESC, r.gflops DESC, r.id ASC)");
     std::vector<DeviceBoard> boards;
     std::map<std::string, std::size_t> index;
+    std::map<std::string, double> baseline_ratios;
     while (s.executeStep()) {
         const std::string device = s.getColumn(0).getString();
         if (!index.count(device)) {
@@ -212,16 +240,33 @@ std::vector<DeviceBoard> Database::board() const {
             boards.push_back({device, 0, {}});
         }
         auto& b = boards[index[device]];
-        const std::string alias = s.getColumn(1).getString();
-        const double gflops = s.getColumn(2).getDouble();
-        if (alias == baseline_alias) b.baseline_gflops = gflops;
-        b.rows.push_back({0, alias, gflops, 0, s.getColumn(3).getString(), s.getColumn(4).getInt64()});
+        BoardRow row;
+        row.alias = s.getColumn(1).getString();
+        row.gflops = s.getColumn(2).getDouble();
+        row.when = s.getColumn(3).getString();
+        row.submission_id = s.getColumn(4).getInt64();
+        row.ratio = s.getColumn(5).getDouble();
+        row.ratio_low = s.getColumn(6).getDouble();
+        row.ratio_high = s.getColumn(7).getDouble();
+        if (row.alias == baseline_alias) {
+            b.baseline_gflops = row.gflops;
+            baseline_ratios[device] = row.ratio;
+        }
+        b.rows.push_back(std::move(row));
     }
     for (auto& b : boards) {
-        int rank = 0;
-        for (auto& r : b.rows) {
-            r.rank = ++rank;
-            r.speedup = b.baseline_gflops > 0 ? r.gflops / b.baseline_gflops : 0;
+        std::vector<Ranked> ranked;
+        for (const auto& r : b.rows) ranked.push_back({{r.ratio, r.ratio_low, r.ratio_high}});
+        assign_ranks(ranked);
+        const double base_ratio = baseline_ratios.count(b.device) ? baseline_ratios[b.device] : 0;
+        for (std::size_t i = 0; i < b.rows.size(); ++i) {
+            auto& r = b.rows[i];
+            r.rank = ranked[i].rank;
+            r.tied = ranked[i].tied;
+            // Over the naive baseline: by the ratios where both have one (drift cancels), else GFLOPS.
+            r.speedup = base_ratio > 0 && r.ratio > 0 ? r.ratio / base_ratio
+                        : b.baseline_gflops > 0      ? r.gflops / b.baseline_gflops
+                                                     : 0;
         }
     }
     return boards;

@@ -31,12 +31,19 @@ struct Run {
     int repeats = 0;
     std::string sizes;         // every size checked, secret ones included
     std::string build_options, kernel_hash;
+    // Speed relative to the yardstick timed alternately with it (contest/ranking.hpp): the median
+    // ratio and its spread, the yardstick's parameters and median time.
+    double ratio = 0, ratio_low = 0, ratio_high = 0;
+    std::string yardstick;
+    double yardstick_median_s = 0;
 };
 
 struct BoardRow {
-    int rank = 0;
+    int rank = 0;              // entries tied within noise share one (contest/ranking.hpp)
+    bool tied = false;
     std::string alias;
-    double gflops = 0;
+    double gflops = 0;         // as measured in its run
+    double ratio = 0, ratio_low = 0, ratio_high = 0;  // relative to the yardstick: what ranks
     double speedup = 0;        // over the instructor's naive baseline on that device (0: none)
     std::string when;          // of the run
     std::int64_t submission_id = 0;
@@ -45,7 +52,7 @@ struct BoardRow {
 struct DeviceBoard {
     std::string device;
     double baseline_gflops = 0;
-    std::vector<BoardRow> rows;  // best valid run per alias, GFLOPS descending
+    std::vector<BoardRow> rows;  // best valid run per alias, by ratio to the yardstick
 };
 
 // The alias of the instructor's naive kernel, run on each device as the baseline.
@@ -109,6 +116,7 @@ public:
 
 private:
     void create_identity_schema();
+    void create_ranking_schema();
     std::unique_ptr<SQLite::Database> db_;
 };
 

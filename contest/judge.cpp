@@ -410,9 +410,15 @@ std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
         run.sizes = v["sizes"];
         run.build_options = v["options"];
         run.kernel_hash = v["hash"];
+        run.ratio = std::stod(v["ratio"]);
+        run.ratio_low = std::stod(v["ratio_lo"]);
+        run.ratio_high = std::stod(v["ratio_hi"]);
+        run.yardstick = v["yardstick"];
+        run.yardstick_median_s = std::stod(v["yardstick_median_s"]);
         db.record(sub->id, run);
         out.status = "done";
         out.gflops = run.gflops;
+        out.ratio = run.ratio;
     } else {
         reject(!v["reason"].empty() ? v["reason"] : fmt::format("the check did not finish ({})", r.status()));
     }

@@ -59,6 +59,7 @@ struct Judged {
     std::int64_t id = 0;
     std::string alias, status, reason;
     double gflops = 0;
+    double ratio = 0;  // speed relative to the yardstick (contest/ranking.hpp)
 };
 
 // Refuses (workbook::Error, with the fix) when the runner's sandbox cannot run here and

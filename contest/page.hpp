@@ -48,7 +48,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   .board { background: var(--panel); border-top: 3px solid var(--accent); }
   .baseline-note { color: var(--muted); font-size: 1rem; padding: 0.5rem 1rem 0; }
   table { width: 100%; border-collapse: collapse; font-size: 1.75rem; table-layout: fixed; }
-  col.rank { width: 4.5rem; } col.gflops { width: 11rem; } col.speedup { width: 10rem; }
+  col.rank { width: 5.5rem; } col.ratio { width: 13rem; } col.gflops { width: 11rem; } col.speedup { width: 10rem; }
   col.when { width: 9rem; }
   th {
     text-align: left; color: var(--muted); font-size: 1rem; font-weight: 600;
@@ -162,30 +162,41 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     const table = el('table');
     table.id = 'board';
     const cols = el('colgroup');
-    ['rank', 'alias', 'gflops', 'speedup', 'when'].forEach(function (c) { cols.appendChild(el('col', c)); });
+    ['rank', 'alias', 'ratio', 'gflops', 'speedup', 'when'].forEach(function (c) { cols.appendChild(el('col', c)); });
     table.appendChild(cols);
     const head = el('thead');
     const hr = el('tr');
-    [['#', 'num'], ['Alias', ''], ['GFLOPS', 'num'], ['\u00d7 baseline', 'num'], ['When', 'num']]
+    [['#', 'num'], ['Alias', ''], ['\u00d7 reference', 'num'], ['GFLOPS', 'num'], ['\u00d7 baseline', 'num'],
+     ['When', 'num']]
       .forEach(function (h) { hr.appendChild(el('th', h[1], h[0])); });
     head.appendChild(hr);
     table.appendChild(head);
     const body = el('tbody');
     body.id = 'rows';
     const fresh = changed.get(board.device) || new Set();
-    let place = 0;  // among the students: the instructor's rows win no medal
+    // Medals among the students (the instructor's rows win none); tied students share one.
+    let students = 0, place = 0, placeRank = -1;
     board.rows.forEach(function (r) {
       const isBaseline = r.alias === baselineAlias;
       const classes = [];
       if (isBaseline || r.alias === referenceAlias) classes.push('baseline');
-      else if (++place <= 3) classes.push('r' + place);
+      else {
+        students++;
+        if (r.rank !== placeRank) { place = students; placeRank = r.rank; }
+        if (place <= 3) classes.push('r' + place);
+      }
       if (fresh.has(r.alias)) classes.push('flash');
       const tr = el('tr', classes.join(' '));
       tr.dataset.rank = String(r.rank);
-      tr.appendChild(el('td', 'rank num', r.rank));
+      const rank = el('td', 'rank num', (r.tied ? '=' : '') + r.rank);
+      if (r.tied) rank.title = 'tied: the spreads of these entries overlap';
+      tr.appendChild(rank);
       const alias = el('td', 'alias', r.alias);
       alias.title = r.alias;
       tr.appendChild(alias);
+      const ratio = el('td', 'ratio num', r.ratio > 0 ? r.ratio.toFixed(3) + '\u00d7' : '\u2013');
+      if (r.ratio > 0) ratio.title = 'spread ' + r.ratio_low.toFixed(3) + ' to ' + r.ratio_high.toFixed(3);
+      tr.appendChild(ratio);
       tr.appendChild(el('td', 'gflops num', fmtGflops(r.gflops)));
       tr.appendChild(el('td', 'speedup num', isBaseline ? '1.0\u00d7' : fmtSpeedup(r.speedup)));
       tr.appendChild(el('td', 'when num', fmtWhen(r.when)));
@@ -193,6 +204,9 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     });
     table.appendChild(body);
     wrap.appendChild(table);
+    wrap.appendChild(el('div', 'baseline-note',
+      'Ranked by speed relative to the reference kernel, timed alternately with each entry on the same ' +
+      'inputs; \u201c=\u201d marks entries whose spreads overlap (tied within the machine\u2019s noise).'));
     return wrap;
   }
 

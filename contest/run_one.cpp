@@ -2,6 +2,7 @@
 #include "contest/run_one.hpp"
 
 #include "contest/judge.hpp"
+#include "contest/ranking.hpp"
 
 #include "workbook/check.hpp"
 #include "workbook/device.hpp"
@@ -56,17 +57,7 @@ public:
         up.arrays["b"] = b;
         up.arrays["c"] = std::move(c);
         client_.call("contest_upload", std::move(up));
-        const matmul::Launch g = launch_geometry(d_, n);
-        runner::Message go;
-        go.numbers["n"] = n;
-        auto put = [&](const char* prefix, const cl::NDRange& r) {
-            go.numbers[fmt::format("{}dims", prefix)] = static_cast<double>(r.dimensions());
-            for (cl_uint i = 0; i < r.dimensions(); ++i) go.numbers[fmt::format("{}{}", prefix, i)] = static_cast<double>(r.get()[i]);
-        };
-        put("g", g.global);
-        put("l", g.local);
-        go.numbers["locals"] = static_cast<double>(g.local_floats.size());
-        for (std::size_t i = 0; i < g.local_floats.size(); ++i) go.numbers[fmt::format("lf{}", i)] = static_cast<double>(g.local_floats[i]);
+        runner::Message go = launch_request(n);
         const Stopwatch clock;
         client_.call("contest_launch", std::move(go));
         const double wall = clock.seconds();
@@ -85,9 +76,37 @@ public:
         return out;
     }
 
+    // Launches again on the inputs already there, C not read back: the yardstick's repeats.
+    // Returns the launch's time, by the same clock as run().
+    double again(int n) {
+        runner::Message go = launch_request(n);
+        const Stopwatch clock;
+        client_.call("contest_launch", std::move(go));
+        const double wall = clock.seconds();
+        const double event = client_.call("contest_event", {}).num("event_s");
+        if (!(event > 0 && event <= wall))
+            throw Error(fmt::format("the device reported {} s for a launch that took {} s here", event, wall));
+        return cpu_device ? wall : event;
+    }
+
     bool cpu_device = true;
 
 private:
+    runner::Message launch_request(int n) const {
+        const matmul::Launch g = launch_geometry(d_, n);
+        runner::Message go;
+        go.numbers["n"] = n;
+        auto put = [&](const char* prefix, const cl::NDRange& r) {
+            go.numbers[fmt::format("{}dims", prefix)] = static_cast<double>(r.dimensions());
+            for (cl_uint i = 0; i < r.dimensions(); ++i) go.numbers[fmt::format("{}{}", prefix, i)] = static_cast<double>(r.get()[i]);
+        };
+        put("g", g.global);
+        put("l", g.local);
+        go.numbers["locals"] = static_cast<double>(g.local_floats.size());
+        for (std::size_t i = 0; i < g.local_floats.size(); ++i) go.numbers[fmt::format("lf{}", i)] = static_cast<double>(g.local_floats[i]);
+        return go;
+    }
+
     static constexpr float guard_value = 1234.5f;
     runner::Client& client_;
     const Declaration& d_;
@@ -189,20 +208,69 @@ int run_one(const RunOneOptions& o) {
             return exit_ok;
         }
 
+        // The yardstick: the instructor's tuned kernel, in a runner of its own that never sees the
+        // entry (our code only, so outside the entry's sandbox). Each timed launch of the entry is
+        // paired with one of the yardstick on the same inputs, in alternating order, and the
+        // entry is ranked by the ratio of the two times: a machine that slows down or speeds up
+        // during the run moves both, and the ratio stays.
+        const int n = o.n;
+        runner::Client yard_client({(self.parent_path() / "contest-runner").string()}, false);
+        Declaration yard_declaration;
+        std::string yard_label;
+        try {
+            runner::Message ask;
+            ask.numbers["n"] = n;
+            const auto ref = yard_client.call("contest_reference", std::move(ask));
+            yard_label = ref.str("label");
+            yard_declaration = parse_declaration(ref.str("source"));
+            runner::Message yb;
+            yb.text["path"] = "mmul_reference.cl";
+            yb.text["source"] = ref.str("source");
+            yb.text["options"] = yard_declaration.options;
+            const auto yard_built = yard_client.call("contest_build", std::move(yb));
+            if (const auto e = yard_built.text.find("build_error"); e != yard_built.text.end())
+                throw Error(e->second);
+        } catch (const std::exception& e) {
+            throw Error(fmt::format("the judge's yardstick (the instructor's kernel, {}) failed on this device, not "
+                                    "your kernel: {}; tell the instructor",
+                                    yard_label.empty() ? "untuned" : yard_label, e.what()));
+        }
+        Remote yard(yard_client, yard_declaration);
+        yard.cpu_device = bench.cpu_device;
+
         // Timing at the ranking size: every launch on inputs it has never seen (drawn and sent
         // before its clock starts), C poisoned before it, and its C sampled and scanned after.
-        const int n = o.n;
-        std::vector<double> times;
+        std::vector<double> times, yard_times, ratios;
+        int yard_repeats = 1;
         for (int i = 0; i < o.warmups + o.repeats; ++i) {
             Rng r(gen());
             const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n);
             const auto b = r.uniform_vector(static_cast<std::size_t>(n) * n);
-            double t = 0;
+            double t = 0, t_yard = 0;
+            // The yardstick: one launch untimed (its fresh buffers' first touch), then the mean of
+            // `yard_repeats` launches back to back: a launch much shorter than the entry's would
+            // measure the machine's wake-up noise, not its speed.
+            auto time_yardstick = [&] {
+                yard.run(n, a, b, nullptr);
+                t_yard = 0;
+                for (int k = 0; k < yard_repeats; ++k) t_yard += yard.again(n);
+                t_yard /= yard_repeats;
+            };
+            if (i % 2 == 1) time_yardstick();
             const auto c = bench.run(n, a, b, &t);
+            if (i % 2 == 0) time_yardstick();
+            // After the first warm-up: enough repeats to last about as long as the entry.
+            if (i == 0) yard_repeats = std::clamp(static_cast<int>(std::lround(t / t_yard)), 1, 64);
             check_sample(n, a, b, c, gen, fmt::format("timed launch {} at N = {}", i + 1, n));
-            if (i >= o.warmups) times.push_back(t);
+            if (i >= o.warmups) {
+                times.push_back(t);
+                yard_times.push_back(t_yard);
+                ratios.push_back(t_yard / t);
+            }
         }
+        const Spread speed = spread(ratios);
         std::sort(times.begin(), times.end());
+        std::sort(yard_times.begin(), yard_times.end());
         const double median = times[times.size() / 2];
         verdict << "result=ok\n"
                 << "device=" << one_line(built.str("device")) << "\n"
@@ -211,6 +279,10 @@ int run_one(const RunOneOptions& o) {
                 << "n=" << n << "\nmedian_s=" << fmt::format("{:.9g}", median) << "\nmin_s="
                 << fmt::format("{:.9g}", times.front()) << "\nmax_s=" << fmt::format("{:.9g}", times.back())
                 << "\ngflops=" << fmt::format("{:.6g}", matmul::gflops(n, median)) << "\nrepeats=" << times.size()
+                << "\nratio=" << fmt::format("{:.6g}", speed.median) << "\nratio_lo="
+                << fmt::format("{:.6g}", speed.low) << "\nratio_hi=" << fmt::format("{:.6g}", speed.high)
+                << "\nyardstick=" << one_line(yard_label) << "\nyardstick_median_s="
+                << fmt::format("{:.9g}", yard_times[yard_times.size() / 2])
                 << "\nsizes=" << size_list << "\noptions=" << one_line(d.options) << "\nhash=" << fnv1a(source) << "\n";
         return exit_ok;
     } catch (...) {

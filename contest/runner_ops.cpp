@@ -1,7 +1,10 @@
 // The contest's runner (`contest-runner`, see workbook/runner.hpp): builds one submission and
 // launches it when the judge's checker (`workbook contest run-one`) asks, on the buffers it sends.
 // It decides nothing: the checker checks every C and keeps the clock on CPU devices, where the
-// kernel is native code in this process.
+// kernel is native code in this process. A second runner, which never sees an entry, launches
+// the yardstick (the instructor's tuned kernel) that every timed launch is compared with.
+#include "contest/reference.hpp"
+
 #include "workbook/errors.hpp"
 #include "workbook/kernels.hpp"
 #include "workbook/matmul.hpp"
@@ -61,6 +64,16 @@ const wr::Operation build("contest_build", [](const wr::Message& r) {
     return reply;
 });
 
+// The instructor's tuned kernel for this device at size n, declaration included: the yardstick
+// that the checker times alternately with an entry (a runner of its own, never the entry's).
+const wr::Operation reference("contest_reference", [](const wr::Message& r) {
+    const auto params = workbook::contest::reference_params(wr::device().choice.device, static_cast<int>(r.num("n")));
+    wr::Message reply;
+    reply.text["source"] = workbook::contest::reference_submission(params);
+    reply.text["label"] = params.label();
+    return reply;
+});
+
 // New inputs and a poisoned C for the next launch: outside any timed request.
 const wr::Operation upload("contest_upload", [](const wr::Message& r) {
     auto& s = state();
@@ -82,6 +95,13 @@ const wr::Operation launch("contest_launch", [](const wr::Message& r) {
     s.last = workbook::matmul::enqueue(wr::device().queue, *s.kernel, static_cast<int>(r.num("n")), s.a, s.b, s.c, l);
     s.last.wait();
     return wr::Message{};
+});
+
+// The last launch's device time alone (the yardstick's repeats, whose C nobody reads).
+const wr::Operation event("contest_event", [](const wr::Message&) {
+    wr::Message reply;
+    reply.numbers["event_s"] = workbook::event_times(state().last).run_seconds();
+    return reply;
 });
 
 const wr::Operation download("contest_download", [](const wr::Message&) {

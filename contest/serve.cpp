@@ -163,7 +163,11 @@ json board_json(const std::vector<DeviceBoard>& boards) {
         json rows = json::array();
         for (const auto& r : b.rows)
             rows.push_back({{"rank", r.rank},
+                            {"tied", r.tied},
                             {"alias", r.alias},
+                            {"ratio", r.ratio},
+                            {"ratio_low", r.ratio_low},
+                            {"ratio_high", r.ratio_high},
                             {"gflops", r.gflops},
                             {"speedup", r.speedup},
                             {"when", r.when},

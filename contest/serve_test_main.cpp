@@ -5,7 +5,9 @@
 //                                                       none, with --roster); options --roster, --tokens,
 //                                                       --reissue, --interval, --max-queued, --request-deadline,
 //                                                       --max-per-address
-//   contest_serve_test record DB ALIAS GFLOPS [DEVICE]  queue a submission and record a run for it
+//   contest_serve_test record DB ALIAS GFLOPS[~PCT] [DEVICE]
+//                       queue a submission and record a run for it, its ratio to a 500 GFLOPS
+//                       yardstick spread by PCT percent either side (default 1)
 //   contest_serve_test post PORT TOKEN ALIAS FILE       upload FILE to /api/submit (TOKEN -: none)
 //   contest_serve_test get PORT PATH                    GET a path
 //   contest_serve_test file-name DB ID                  the file name stored for submission ID
@@ -30,7 +32,7 @@ using namespace workbook::contest;
 
 int usage() {
     std::cerr << "usage: contest_serve_test serve DB PORT TOKEN [OPTION VALUE]...\n"
-                 "       contest_serve_test record DB ALIAS GFLOPS [DEVICE]\n"
+                 "       contest_serve_test record DB ALIAS GFLOPS[~PCT] [DEVICE]\n"
                  "       contest_serve_test post PORT TOKEN ALIAS FILE\n"
                  "       contest_serve_test get PORT PATH\n"
                  "       contest_serve_test file-name DB ID\n";
@@ -74,7 +76,13 @@ int run(int argc, char** argv) {
         run.device = argc == 6 ? argv[5] : "Test Device";
         run.driver = "1.0";
         run.n = 1024;
-        run.gflops = std::stod(argv[4]);
+        const std::string speed = argv[4];
+        const auto tilde = speed.find('~');
+        run.gflops = std::stod(speed.substr(0, tilde));
+        const double spread = tilde == std::string::npos ? 0.01 : std::stod(speed.substr(tilde + 1)) / 100;
+        run.ratio = run.gflops / 500;
+        run.ratio_low = run.ratio * (1 - spread);
+        run.ratio_high = run.ratio * (1 + spread);
         run.median_s = run.min_s = run.max_s = 2.0 * run.n * run.n * run.n / (run.gflops * 1e9);
         run.repeats = 7;
         run.sizes = "1,17,100,257,1024";

@@ -95,7 +95,7 @@ check "the reference row, first, is marked as the instructor's" \
 check "alice, the best student, has the gold row though ranked second" \
     grep -qE '^<tr class="r1" data-rank="2">.*>alice</td>' <(sed -n 2p "$scratch/rows1.txt")
 check "alice is on the board with 123.4 GFLOPS" \
-    grep -qE '<td class="alias"[^>]*>alice</td><td class="gflops num">123\.4</td>' "$scratch/rows1.txt"
+    grep -qE '<td class="alias"[^>]*>alice</td><td class="ratio num"[^>]*>0\.247×</td><td class="gflops num">123\.4</td>' "$scratch/rows1.txt"
 check "alice's speedup over the 10 GFLOPS baseline is 12.3x" grep -qE '>alice</td>.*>12\.3×</td>' "$scratch/rows1.txt"
 check "the baseline row is marked as such" grep -qE '<tr class="baseline"[^>]*>.*\(baseline: naive kernel\)' \
     "$scratch/rows1.txt"
@@ -112,10 +112,22 @@ check "the title is not 'pwned'" lacks "$scratch/dom1.html" "<title>pwned"
 browse "$scratch/dom2.html"
 rows "$scratch/dom2.html" >"$scratch/rows2.txt"
 check "bob, the new submission, is ranked first" \
-    grep -qE '^<tr class="r1" data-rank="1"><td class="rank num">1</td><td class="alias"[^>]*>bob</td><td class="gflops num">999\.9</td>' \
+    grep -qE '^<tr class="r1" data-rank="1"><td class="rank num">1</td><td class="alias"[^>]*>bob</td><td class="ratio num"[^>]*>2\.000×</td><td class="gflops num">999\.9</td>' \
     <(head -n 1 "$scratch/rows2.txt")
 check "alice moved to second among the students, behind bob and the reference" \
     grep -qE '^<tr class="r2" data-rank="3">.*>alice</td>' <(sed -n 3p "$scratch/rows2.txt")
+
+# dora: a little slower than alice, but her spread (5% either side) reaches alice's: tied, one
+# rank and one medal for both, marked "=".
+"$helper" record "$db" dora "120.0~5" >/dev/null || fail "recording dora's run"
+browse "$scratch/dom3.html"
+rows "$scratch/dom3.html" >"$scratch/rows3.txt"
+check "alice and dora are shown tied at rank 3, both silver" \
+    grep -qE '^<tr class="r2" data-rank="3"><td class="rank num" title="tied[^"]*">=3</td><td class="alias"[^>]*>alice</td>' <(sed -n 3p "$scratch/rows3.txt")
+check "dora shares alice's rank and medal" \
+    grep -qE '^<tr class="r2" data-rank="3"><td class="rank num" title="tied[^"]*">=3</td><td class="alias"[^>]*>dora</td>' <(sed -n 4p "$scratch/rows3.txt")
+check "the next student after the tie is fourth among the students, no medal" \
+    grep -qE '^<tr data-rank="5">' <(sed -n 5p "$scratch/rows3.txt")
 
 timeout 40 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$scratch/profile" \
     --virtual-time-budget=5000 --window-size=1280,800 --screenshot="$scratch/board.png" "$url" \

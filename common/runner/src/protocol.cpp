@@ -182,7 +182,7 @@ std::chrono::milliseconds Client::call_timeout() {
     return std::chrono::seconds(120);
 }
 
-Client::Client(std::vector<std::string> command) : command_(std::move(command)) {}
+Client::Client(std::vector<std::string> command, bool wrapped) : command_(std::move(command)), wrapped_(wrapped) {}
 Client::~Client() { stop(); }
 
 namespace {
@@ -220,7 +220,7 @@ bool secret(const char* entry) {
 
 void Client::start() {
     std::signal(SIGPIPE, SIG_IGN);  // a dead runner is an error reply, not the checker's death
-    std::vector<std::string> argv = split_wrapper(std::getenv("WORKBOOK_RUNNER_WRAPPER"));
+    std::vector<std::string> argv = split_wrapper(wrapped_ ? std::getenv("WORKBOOK_RUNNER_WRAPPER") : nullptr);
     if (command_.empty()) argv.push_back(runner_program());
     else argv.insert(argv.end(), command_.begin(), command_.end());
     std::vector<char*> args;

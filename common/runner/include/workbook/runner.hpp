@@ -52,8 +52,9 @@ inline constexpr std::size_t max_message_bytes = std::size_t{512} << 20;
 // WORKBOOK_EVIDENCE_* variable.
 class Client {
 public:
-    // `command`: the runner's command line; empty for the default above.
-    explicit Client(std::vector<std::string> command = {});
+    // `command`: the runner's command line; empty for the default above. `wrapped` false: no
+    // WORKBOOK_RUNNER_WRAPPER (a runner of our own code only, such as the contest's yardstick).
+    explicit Client(std::vector<std::string> command = {}, bool wrapped = true);
     ~Client();
     Client(const Client&) = delete;
     Client& operator=(const Client&) = delete;
@@ -73,6 +74,7 @@ private:
     void stop();
 
     std::vector<std::string> command_;
+    bool wrapped_ = true;
     int pid_ = -1, to_runner_ = -1, from_runner_ = -1;
     std::uint64_t next_id_ = 1;
     std::string device_;

@@ -1,0 +1,34 @@
+// How the board ranks entries honestly on a noisy machine. Each timed launch of an entry is paired
+// with a launch of the yardstick (the instructor's tuned kernel) on the same inputs; the entry's
+// speed is the ratio yardstick time / entry time, which machine drift moves little. Each run keeps
+// the median ratio and a spread (the middle of its ratios), and entries whose spreads overlap are
+// shown tied, with one rank, rather than ranked apart by noise.
+#pragma once
+
+#include <vector>
+
+namespace workbook::contest {
+
+struct Spread {
+    double median = 0, low = 0, high = 0;
+};
+
+// The median and the range of the middle ratios: a quarter of them (rounded down) is dropped at
+// each end, so one disturbed launch of seven does not widen the range. Empty input: all zero.
+Spread spread(std::vector<double> values);
+
+// One entry to rank: its median ratio and spread.
+struct Ranked {
+    Spread speed;
+    int rank = 0;        // 1-based; entries tied with the one above share its rank
+    bool tied = false;   // shares its rank with another entry
+};
+
+// Ranks entries already sorted by median ratio, best first. A run of entries is tied with the
+// first of the run (its leader) when each one's spread reaches the leader's: high >= leader.low.
+// Measured against the leader, not the neighbour, so a chain of small overlaps cannot tie the
+// fastest entry with the slowest. An entry without a ratio (median 0: a run from before the
+// yardstick) is never tied.
+void assign_ranks(std::vector<Ranked>& sorted);
+
+}  // namespace workbook::contest

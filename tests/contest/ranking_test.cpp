@@ -1,0 +1,117 @@
+// Unit tests of ranking within noise (contest/ranking.hpp) and of the board built on it: spreads
+// that overlap are tied, measured against the group's leader; runs from before the yardstick are
+// never tied; the board orders by ratio to the yardstick, not by GFLOPS.
+#include "contest/db.hpp"
+#include "contest/ranking.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+
+using namespace workbook::contest;
+
+namespace {
+
+std::vector<Ranked> rank_of(const std::vector<Spread>& speeds) {
+    std::vector<Ranked> rows;
+    for (const auto& s : speeds) rows.push_back({s});
+    assign_ranks(rows);
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("spread: the median and the range of the middle values") {
+    const Spread seven = spread({1.10, 0.90, 1.00, 1.02, 0.98, 1.01, 0.99});
+    CHECK(seven.median == doctest::Approx(1.00));
+    CHECK(seven.low == doctest::Approx(0.98));   // 0.90, the lowest of seven, dropped
+    CHECK(seven.high == doctest::Approx(1.02));  // 1.10 dropped
+    const Spread three = spread({3, 1, 2});      // a quarter of three rounds to none dropped
+    CHECK(three.median == 2);
+    CHECK(three.low == 1);
+    CHECK(three.high == 3);
+    const Spread four = spread({4, 1, 3, 2});
+    CHECK(four.median == doctest::Approx(2.5));
+    CHECK(four.low == 2);
+    CHECK(four.high == 3);
+    CHECK(spread({}).median == 0);
+}
+
+TEST_CASE("assign_ranks: apart when spreads are apart, tied when they overlap") {
+    const auto apart = rank_of({{2.0, 1.9, 2.1}, {1.0, 0.95, 1.05}, {0.5, 0.45, 0.55}});
+    CHECK(apart[0].rank == 1);
+    CHECK(apart[1].rank == 2);
+    CHECK(apart[2].rank == 3);
+    CHECK_FALSE(apart[1].tied);
+
+    const auto tie = rank_of({{2.0, 1.9, 2.1}, {1.0, 0.95, 1.05}, {0.97, 0.90, 1.00}, {0.5, 0.45, 0.55}});
+    CHECK(tie[1].rank == 2);
+    CHECK(tie[2].rank == 2);
+    CHECK(tie[1].tied);
+    CHECK(tie[2].tied);
+    CHECK(tie[3].rank == 4);  // competition ranking: after two tied second places comes fourth
+    CHECK_FALSE(tie[3].tied);
+    CHECK_FALSE(tie[0].tied);
+}
+
+TEST_CASE("assign_ranks: a chain of small overlaps does not tie the ends") {
+    // b overlaps a, c overlaps b but not a: c starts a new group with its own rank.
+    const auto chain = rank_of({{1.00, 0.98, 1.02}, {0.97, 0.95, 0.99}, {0.94, 0.92, 0.96}});
+    CHECK(chain[1].rank == 1);
+    CHECK(chain[1].tied);
+    CHECK(chain[2].rank == 3);
+    CHECK_FALSE(chain[2].tied);
+}
+
+TEST_CASE("assign_ranks: runs without a ratio are never tied") {
+    const auto old = rank_of({{0, 0, 0}, {0, 0, 0}});
+    CHECK(old[0].rank == 1);
+    CHECK(old[1].rank == 2);
+    CHECK_FALSE(old[1].tied);
+}
+
+TEST_CASE("the board ranks by ratio to the yardstick, with ties, whatever the GFLOPS") {
+    char folder[] = "/tmp/workbook-ranking-test-XXXXXX";
+    REQUIRE(mkdtemp(folder));
+    const std::filesystem::path dir = folder;
+    {
+        Database db(dir / "c.db");
+        auto record = [&](const std::string& alias, double gflops, Spread s) {
+            const auto id = db.queue(alias, "k.cl", "// test\n", 0);
+            Run run;
+            run.device = "Dev";
+            run.driver = "1";
+            run.n = 256;
+            run.gflops = gflops;
+            run.median_s = run.min_s = run.max_s = 1;
+            run.repeats = 7;
+            run.ratio = s.median;
+            run.ratio_low = s.low;
+            run.ratio_high = s.high;
+            db.record(id, run);
+        };
+        // fast_drift measured more GFLOPS while the machine was quiet, but is slower than steady
+        // against the yardstick timed beside it.
+        record(baseline_alias, 5, {0.01, 0.0099, 0.0101});
+        record("steady", 50, {0.50, 0.49, 0.51});
+        record("fast_drift", 60, {0.40, 0.39, 0.41});
+        record("twin", 48, {0.495, 0.485, 0.50});
+        const auto boards = db.board();
+        REQUIRE(boards.size() == 1);
+        const auto& rows = boards[0].rows;
+        REQUIRE(rows.size() == 4);
+        CHECK(rows[0].alias == "steady");
+        CHECK(rows[1].alias == "twin");
+        CHECK(rows[1].rank == 1);
+        CHECK(rows[1].tied);
+        CHECK(rows[2].alias == "fast_drift");
+        CHECK(rows[2].rank == 3);
+        CHECK(rows[3].alias == baseline_alias);
+        CHECK(rows[0].speedup == doctest::Approx(50.0));  // 0.50 / 0.01 by the ratios, not 50 / 5 GFLOPS
+        CHECK(rows[2].speedup == doctest::Approx(40.0));
+    }
+    std::filesystem::remove_all(dir);
+}
