@@ -84,7 +84,8 @@ endfunction()
 # read by `workbook calibrate`): a planted bug (kind mutant) or a correct kernel in an unusual
 # style (kind variant), with what the grader's path needs to run it as a student's submission: the
 # checker it grades with (the starter's graded test), the runner built from these files, and the
-# kernel files to put in its kernel folder. `mark` is RACE or ALSO_RACE as workbook_mutant() got it.
+# kernel files to put in its kernel folder; and the solution's graded test, whose run on the same
+# seed says which test cases a complete run has. `mark`: RACE or ALSO_RACE as workbook_mutant() got it.
 function(_workbook_calibration_entry dir kind name target kernel_paths)
   set(mark "")
   if(kind STREQUAL "mutant" AND WORKBOOK_VARIANT_RACE)
@@ -102,7 +103,7 @@ function(_workbook_calibration_entry dir kind name target kernel_paths)
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_CALIBRATION_ENTRIES
     "{\"exercise\": \"${dir}\", \"name\": ${name_json}, \"kind\": \"${kind}\", \"mark\": \"${mark}\", \
 \"checker\": \"$<TARGET_FILE:ex${dir}_starter_test>\", \"runner\": \"$<TARGET_FILE:${target}_runner>\", \
-\"kernels\": [${kernels}]}")
+\"kernels\": [${kernels}], \"reference\": \"$<TARGET_FILE:ex${dir}_solution_test>\"}")
 endfunction()
 
 # Builds one variant of an exercise. Each edited file comes from the first of `dirs` that has it.
