@@ -192,14 +192,15 @@ int main(int argc, char** argv) {
     grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
     cli::CalibrateOptions calibrate_options;
     auto* calibrate = app.add_subcommand(
-        "calibrate",
-        "instructors: measure what grading catches on this device. Every planted bug (tests/mutants) and correct "
-        "variant (tests/variants) of the build is graded as a submission, through the grader's checker and race "
-        "pass, on the device WORKBOOK_PLATFORM / WORKBOOK_DEVICE / WORKBOOK_DEVICE_TYPE choose. Prints a table "
-        "per exercise (planted bugs caught by the graded test, caught only by the race pass, missed; correct "
-        "variants accepted, rejected), naming each miss and rejection; progress on stderr. Exit 0 when every bug "
-        "is caught and every variant accepted, 1 otherwise, 2 on an error. Run it before a class, on the grading "
-        "device, and give its --json file to `workbook grade --calibration`");
+        "calibrate", "instructors: what grading catches on this device (the suite's planted bugs and correct variants)");
+    calibrate->footer(
+        "Every planted bug (tests/mutants) and correct variant (tests/variants) of the build is graded as a\n"
+        "submission, through the grader's checker and race pass, on the device that WORKBOOK_PLATFORM,\n"
+        "WORKBOOK_DEVICE and WORKBOOK_DEVICE_TYPE choose. Prints a table per exercise: planted bugs caught by\n"
+        "the graded test, caught only by the race pass, missed; correct variants accepted, rejected; and names\n"
+        "each miss and rejection. Progress on stderr. Exit 0 when every bug is caught and every variant\n"
+        "accepted, 1 otherwise, 2 on an error. Run it before a class on the grading device, and give its\n"
+        "--json file to `workbook grade --calibration`.");
     calibrate->add_option("--json", calibrate_options.json_out, "also write the result to this JSON file");
     calibrate->add_option("--manifest", calibrate_options.manifest,
                           "the calibration.json CMake wrote (default: the one in --build-dir)");
