@@ -4,6 +4,8 @@
 // a journal first, so a killed run resumes where it stopped and loses nothing.
 #include "grade.hpp"
 
+#include "calibrate.hpp"
+
 
 #include "workbook/errors.hpp"
 #include "workbook/grading/budget.hpp"
@@ -268,6 +270,36 @@ Verdict judge_evidence(const std::string& text, const std::string& nonce, const 
     return v;
 }
 
+GradedRun run_graded_test(const GradedRunSpec& s) {
+    fs::create_directories(s.evidence.parent_path());
+    const std::vector<std::string> env = {fmt::format("WORKBOOK_SEED={}", s.seed), "WORKBOOK_KERNEL_DIR=" + s.kernel_dir.string(),
+                                          "WORKBOOK_EVIDENCE_FILE=" + s.evidence.string(),
+                                          "WORKBOOK_EVIDENCE_NONCE=" + s.nonce, "WORKBOOK_RUNNER=" + s.runner,
+                                          "WORKBOOK_RUNNER_WRAPPER=" + join_words(s.runner_wrapper),
+                                          // A runner silent for two thirds of the limit fails its case; the rest still count.
+                                          fmt::format("WORKBOOK_RUNNER_TIMEOUT={}", std::max(1, s.limit_s * 2 / 3))};
+    GradedRun g;
+    g.process = run_process({s.checker}, std::chrono::seconds(s.limit_s), env, 64 * 1024);
+    g.verdict = judge_evidence(fs::exists(s.evidence) ? read_file_or_empty(s.evidence) : "", s.nonce, s.reference);
+    fs::remove(s.evidence);
+    const auto& r = g.process;
+    const auto& v = g.verdict;
+    if (r.timed_out) g.status = "timed out";
+    else if (r.signaled) g.status = "crashed";
+    else if (!v.valid) g.status = "no evidence";
+    // Every case passed but the process failed: the evidence and the exit disagree.
+    else if (!r.passed() && v.cases_passed == v.cases_expected) g.status = "no evidence";
+    else g.status = v.cases_passed == v.cases_expected ? "passed" : "failed";
+    return g;
+}
+
+race::Result run_race_pass(const GradedRunSpec& s, const std::vector<std::string>& race_wrapper) {
+    return race::check_runner(s.checker, std::chrono::seconds(s.limit_s * 10), race_wrapper,
+                              {fmt::format("WORKBOOK_SEED={}", s.seed), "WORKBOOK_KERNEL_DIR=" + s.kernel_dir.string(),
+                               "WORKBOOK_RUNNER=" + s.runner},
+                              s.kernel_dir);
+}
+
 namespace {
 
 // A submission's processes may still be dying (its PID namespace is torn down after the test
@@ -297,6 +329,7 @@ public:
         read_config();
         check_sandbox();
         check_race_pass();
+        read_calibration_result();
         // A run killed part-way (the journal resumes it) leaves mounts and cgroups behind.
         for (const auto& line : grading::reclaim_leftovers(o_.out / "work")) say(line);
         budget_support_ = std::make_unique<grading::BudgetSupport>(o_.budget);
@@ -320,6 +353,7 @@ public:
         std::vector<SubmissionGrade> all;
         for (const auto& s : subs) all.push_back(done_.at(s.name));
         write_outputs(all);
+        if (!calibration_.is_null()) say("\n" + calibration_text(calibration_));
         say(fmt::format("gradebook: {}", (o_.out / "gradebook.csv").string()));
         return exit_ok;
     }
@@ -377,6 +411,22 @@ private:
             throw Error(fmt::format("the race pass cannot run: {}.\nFix: apt-get install oclgrind, or pass "
                                     "--no-race-check to grade without it (every report then says so)",
                                     a.why_off));
+    }
+
+    // What this grading catches, as `workbook calibrate` measured it (kept in the reports). Without
+    // the race pass, the race note says what the graded tests alone catch.
+    void read_calibration_result() {
+        if (o_.calibration.empty()) return;
+        calibration_ = read_calibration(o_.calibration);
+        const auto& t = calibration_["total"];
+        say(fmt::format("calibration from {}: measured on {} ({}, race pass {}): {} of {} planted bugs caught, {} of "
+                        "{} correct variants accepted; grade on that device for these figures to hold",
+                        o_.calibration.string(), calibration_.value("device", "?"), calibration_.value("date", "?"),
+                        calibration_.value("race_pass", "?"), t.value("by_test", 0) + t.value("by_race_pass", 0),
+                        t.value("planted", 0), t.value("accepted", 0), t.value("variants", 0)));
+        if (!race_note_.empty())
+            race_note_ += fmt::format("; on {}, the graded tests alone catch {} of the {} planted bugs (calibration)",
+                                      calibration_.value("device", "?"), t.value("by_test", 0), t.value("planted", 0));
     }
 
     void check_sandbox() {
@@ -705,40 +755,33 @@ private:
         // the sandbox, and alone writes the evidence, where the sandbox cannot see; it starts the
         // runner (the student's code) inside the sandbox and judges what comes back.
         const fs::path dir = p.scratch / ex.dir();
-        const fs::path evidence = fs::absolute(o_.out / "evidence" / ("evidence-" + random_hex(8)));
-        fs::create_directories(evidence.parent_path());
         Sandbox box = sandbox_for(p);
         box.env = {{"WORKBOOK_KERNEL_DIR", dir.string()}};
         const long oom_before = p.budget ? p.budget->oom_kills() : 0;
-        const int limit = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
-        const std::string checker = (ws_.build() / "bin" / ("test-" + ex.dir() + "-starter")).string();
-        const std::string runner = p.binary.at(ex.id).string();
-        const std::vector<std::string> env = {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_KERNEL_DIR=" + dir.string(),
-                                              "WORKBOOK_EVIDENCE_FILE=" + evidence.string(),
-                                              "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "WORKBOOK_RUNNER=" + runner,
-                                              "WORKBOOK_RUNNER_WRAPPER=" + join_words(box.wrapper()),
-                                              // A runner silent for two thirds of the limit fails its case; the rest still count.
-                                              fmt::format("WORKBOOK_RUNNER_TIMEOUT={}", std::max(1, limit * 2 / 3))};
-        const auto r = run_process({checker}, std::chrono::seconds(limit), env, 64 * 1024);
+        GradedRunSpec spec;
+        spec.checker = (ws_.build() / "bin" / ("test-" + ex.dir() + "-starter")).string();
+        spec.runner = p.binary.at(ex.id).string();
+        spec.kernel_dir = dir;
+        spec.evidence = fs::absolute(o_.out / "evidence" / ("evidence-" + random_hex(8)));
+        spec.seed = seed_;
+        spec.nonce = nonce_;
+        spec.reference = reference_.at(ex.id);
+        spec.limit_s = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
+        spec.runner_wrapper = box.wrapper();
+        const GradedRun run = run_graded_test(spec);
+        const auto& r = run.process;
         g.output = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : "";
         g.output += cap(redact(r.output), 6000);
-        const Verdict v = judge_evidence(fs::exists(evidence) ? read_file_or_empty(evidence) : "", nonce_, reference_.at(ex.id));
-        fs::remove(evidence);
         if (p.budget && p.budget->oom_kills() > oom_before)
             g.output += fmt::format("\nthe submission's memory budget ({} MiB for all its processes) ran out: the system "
                                     "stopped a process of it\n",
                                     o_.budget.memory_mib);
-        if (r.timed_out) g.status = "timed out";
-        else if (r.signaled) g.status = "crashed";
-        else if (!v.valid) g.status = "no evidence";
-        // Every case passed but the process failed: the evidence and the exit disagree.
-        else if (!r.passed() && v.cases_passed == v.cases_expected) g.status = "no evidence";
-        if (!g.status.empty()) {
-            g.output = fmt::format("{} ({}). {}\n{}", g.status, r.status(), v.problem, g.output);
+        g.status = run.status;
+        if (g.status != "passed" && g.status != "failed") {
+            g.output = fmt::format("{} ({}). {}\n{}", g.status, r.status(), run.verdict.problem, g.output);
             return g;
         }
-        g.score = g.max * v.cases_passed / std::max(1, v.cases_expected);
-        g.status = v.cases_passed == v.cases_expected ? "passed" : "failed";
+        g.score = g.max * run.verdict.cases_passed / std::max(1, run.verdict.cases_expected);
         if (!race_note_.empty() && !ex.kernels.empty()) g.output += "\n" + race_note_;
         // A failure of kernels with barriers or local memory: the race pass's finding (a divergent
         // barrier, with its line) goes first; it explains, the score stays the test's.
@@ -753,8 +796,7 @@ private:
                 Sandbox race_box = box;
                 race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},
                                                          {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
-                const auto race = race::check_runner(checker, std::chrono::seconds(limit * 10), race_box.wrapper(),
-                                                     {env[0], env[1], env[4]}, dir);
+                const auto race = run_race_pass(spec, race_box.wrapper());
                 if (explain) {  // after the "graded from" lines, which every report starts with
                     const auto& from = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : std::string();
                     g.output.insert(g.output.rfind(from, 0) == 0 ? from.size() : 0,
@@ -871,6 +913,7 @@ private:
     std::uint64_t seed_ = 0;
     std::string nonce_;
     std::string race_note_;  // non-empty: graded without the race pass, and why
+    json calibration_;       // --calibration: what `workbook calibrate` measured; null without it
     std::unique_ptr<grading::BudgetSupport> budget_support_;
     std::map<std::string, Recipe> recipes_;       // exercise id -> how its runner is built
     std::vector<std::string> workbook_paths_;     // what a sandbox mounts of the workbook
@@ -913,6 +956,12 @@ void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
         for (const auto& e : g.exercises) row[e.id] = {{"score", e.score}, {"status", e.status}};
         summary["students"].push_back(row);
     }
+    if (!calibration_.is_null()) {
+        json c = calibration_;
+        c.erase("entries");  // the per-run details stay in the calibration's own file
+        c["file"] = fs::absolute(o_.calibration).string();
+        summary["calibration"] = c;
+    }
     write_text(o_.out / "summary.json", dump(summary, 2));
 
     // The HTML report: a class overview and one page per student.
@@ -941,6 +990,8 @@ void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
         write_text(o_.out / "students" / (g.name + ".html"), sp);
     }
     page += "</table>";
+    if (!calibration_.is_null())
+        page += "<h2>Calibration: what this grading catches</h2><pre>" + html_escape(calibration_text(calibration_)) + "</pre>";
     write_text(o_.out / "report.html", page);
 }
 

@@ -6,9 +6,12 @@
 #pragma once
 
 #include "workbook/grading/budget.hpp"
+#include "workbook/process.hpp"
+#include "workbook/race_check.hpp"
 
 #include "workspace.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,7 @@ struct GradeOptions {
     fs::path roster;                   // CSV: submission name, student id
     bool no_sandbox = false;           // limits only, no namespaces (said loudly)
     bool no_race_check = false;        // grade without the race pass, knowingly (said in every report)
+    fs::path calibration;              // a `workbook calibrate --json` result to include in the reports
     bool quiet = false;
     grading::BudgetLimits budget;      // per submission as a whole: memory, processes, disk, files
 };
@@ -37,5 +41,28 @@ struct Verdict {
     std::string problem;  // why the evidence is missing or wrong
 };
 Verdict judge_evidence(const std::string& text, const std::string& nonce, const std::string& reference);
+
+// One graded run as the grader makes it, shared with `workbook calibrate` (calibrate.hpp): the
+// instructor's checker, on the inputs of `seed`, starts `runner` (behind `runner_wrapper`: the
+// sandbox, or nothing) on the kernels in `kernel_dir`; the evidence it writes is judged against
+// the solution's `reference` evidence.
+struct GradedRunSpec {
+    std::string checker, runner;
+    fs::path kernel_dir;
+    fs::path evidence;  // where the checker writes it (removed afterwards)
+    std::uint64_t seed = 0;
+    std::string nonce, reference;
+    int limit_s = 60;
+    std::vector<std::string> runner_wrapper;
+};
+struct GradedRun {
+    ProcessResult process;
+    Verdict verdict;
+    std::string status;  // passed, failed, timed out, crashed, no evidence
+};
+GradedRun run_graded_test(const GradedRunSpec& spec);
+// The race pass of the same submission (after a pass, or to explain a failure): the same checker at
+// small sizes, its runner under `race_wrapper` and Oclgrind; reports quote only `kernel_dir`.
+race::Result run_race_pass(const GradedRunSpec& spec, const std::vector<std::string>& race_wrapper);
 
 }  // namespace workbook::cli

@@ -1,5 +1,6 @@
 // `workbook`: the students' command. With no verb it watches the current exercise (watch.cpp);
 // the other verbs are for one-off use and scripts. Exit status: 0 ok, 1 a check failed, 2 error.
+#include "calibrate.hpp"
 #include "checker.hpp"
 #include "contest_cmd.hpp"
 #include "doctor.hpp"
@@ -184,7 +185,34 @@ int main(int argc, char** argv) {
         ->capture_default_str()->check(CLI::Range(64L, 1L << 20));
     grade->add_option("--max-files", grade_options.budget.files, "files in one submission's scratch space")
         ->capture_default_str()->check(CLI::Range(1000L, 10000000L));
+    grade->add_option("--calibration", grade_options.calibration,
+                      "a result of `workbook calibrate --json FILE` (on this device) to include in the summary and "
+                      "reports: how many planted bugs this grading catches")
+        ->check(CLI::ExistingFile);
     grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
+    cli::CalibrateOptions calibrate_options;
+    auto* calibrate = app.add_subcommand(
+        "calibrate", "instructors: what grading catches on this device (the suite's planted bugs and correct variants)");
+    calibrate->footer(
+        "Every planted bug (tests/mutants) and correct variant (tests/variants) of the build is graded as a\n"
+        "submission, through the grader's checker and race pass, on the device that WORKBOOK_PLATFORM,\n"
+        "WORKBOOK_DEVICE and WORKBOOK_DEVICE_TYPE choose. Prints a table per exercise: planted bugs caught by\n"
+        "the graded test, caught only by the race pass, missed; correct variants accepted, rejected; and names\n"
+        "each miss and rejection. Progress on stderr. Exit 0 when every bug is caught and every variant\n"
+        "accepted, 1 otherwise, 2 on an error. Run it before a class on the grading device, and give its\n"
+        "--json file to `workbook grade --calibration`.");
+    calibrate->add_option("--json", calibrate_options.json_out, "also write the result to this JSON file");
+    calibrate->add_option("--manifest", calibrate_options.manifest,
+                          "the calibration.json CMake wrote (default: the one in --build-dir)");
+    calibrate->add_option("--only", calibrate_options.only, "only these exercises (ids, e.g. --only 09 --only 10)");
+    calibrate->add_flag("--no-race-check", calibrate_options.no_race_check,
+                        "without the Oclgrind race pass, knowingly (the column \"only by the race pass\" reads "
+                        "\"off\"). Without this flag, calibration refuses to start when Oclgrind is missing");
+    calibrate->add_option("--seed", calibrate_options.seed, "the seed of the test inputs (default: a random one, "
+                                                            "printed)")
+        ->check(CLI::PositiveNumber);
+    calibrate->add_option("--timeout", calibrate_options.timeout_s, "seconds per test run (default: each exercise's limit)")
+        ->check(CLI::PositiveNumber);
     std::string package_out = "autograder.zip";
     auto* package = app.add_subcommand("gradescope-package", "instructors: the zip that runs this checker on Gradescope");
     package->add_option("--out", package_out, "the zip to write")->capture_default_str();
@@ -205,6 +233,7 @@ int main(int argc, char** argv) {
         if (*contest) return run_contest();
         cli::Workspace ws(root, build);
         if (*grade) return cli::run_grade(ws, grade_options);
+        if (*calibrate) return cli::run_calibrate(ws, calibrate_options);
         if (*package) return cli::make_gradescope_package(ws, package_out);
         if (*list) {
             fmt::print("{}\n\n{}", style.bold(ws.course().title), cli::format_list(ws, style));

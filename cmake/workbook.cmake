@@ -73,6 +73,39 @@ function(_workbook_register line)
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_BUILD_REGISTRY "${line}")
 endfunction()
 
+# A JSON string literal of `text` (a path, a name) in `out`.
+function(_workbook_json_string out text)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  set(${out} "\"${text}\"" PARENT_SCOPE)
+endfunction()
+
+# One entry of the calibration manifest, build/calibration.json (written by tests/CMakeLists.txt,
+# read by `workbook calibrate`): a planted bug (kind mutant) or a correct kernel in an unusual
+# style (kind variant), with what the grader's path needs to run it as a student's submission: the
+# checker it grades with (the starter's graded test), the runner built from these files, and the
+# kernel files to put in its kernel folder; and the solution's graded test, whose run on the same
+# seed says which test cases a complete run has. `mark`: RACE or ALSO_RACE as workbook_mutant() got it.
+function(_workbook_calibration_entry dir kind name target kernel_paths)
+  set(mark "")
+  if(kind STREQUAL "mutant" AND WORKBOOK_VARIANT_RACE)
+    set(mark RACE)
+  elseif(kind STREQUAL "mutant" AND WORKBOOK_VARIANT_ALSO_RACE)
+    set(mark ALSO_RACE)
+  endif()
+  set(kernels "")
+  foreach(k IN LISTS kernel_paths)
+    _workbook_json_string(q "${k}")
+    list(APPEND kernels "${q}")
+  endforeach()
+  string(JOIN ", " kernels ${kernels})
+  _workbook_json_string(name_json "${name}")
+  set_property(GLOBAL APPEND PROPERTY WORKBOOK_CALIBRATION_ENTRIES
+    "{\"exercise\": \"${dir}\", \"name\": ${name_json}, \"kind\": \"${kind}\", \"mark\": \"${mark}\", \
+\"checker\": \"$<TARGET_FILE:ex${dir}_starter_test>\", \"runner\": \"$<TARGET_FILE:${target}_runner>\", \
+\"kernels\": [${kernels}], \"reference\": \"$<TARGET_FILE:ex${dir}_solution_test>\"}")
+endfunction()
+
 # Builds one variant of an exercise. Each edited file comes from the first of `dirs` that has it.
 function(_workbook_variant dir variant)
   set(dirs ${ARGN})
@@ -205,6 +238,9 @@ function(_workbook_variant dir variant)
   endif()
   set_tests_properties("${dir}.${variant}" PROPERTIES TIMEOUT "${test_timeout}" SKIP_RETURN_CODE 77
                        LABELS "graded;${dir};${variant}")
+  if(variant MATCHES "^(mutant|variant)-(.+)$")
+    _workbook_calibration_entry(${dir} ${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${target} "${kernel_paths}")
+  endif()
   string(REPLACE ";" "," edit_list "${edit}")
   string(REPLACE ";" "," kernel_list "${kernels}")
   _workbook_register(
