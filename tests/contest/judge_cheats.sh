@@ -108,7 +108,8 @@ done
 # Timing nobody can replay: the caching kernel (answers kept in program-scope globals, keyed by
 # the inputs) gains nothing from its cache, since every timed launch gets inputs never seen
 # before; a judge that replayed inputs measured it hundreds of times faster than without. Its
-# rank next to the plain kernel is noise at this size, so its GFLOPS are what is checked.
+# rank next to the plain kernel is noise at this size, so its GFLOPS are what is checked: within 4x
+# of the plain kernel (two busy cores halve either one at times; a cache hit is 100x and more).
 "$wb" contest --db t.db submit good.cl --alias plain > /dev/null
 "$wb" contest --db t.db submit "$src/tests/contest/caching.cl" --alias cache > /dev/null
 "$wb" contest --db t.db judge --n 256 --no-race-check --time-limit 60 > t.log 2>&1 || fail "judging: $(cat t.log)"
@@ -116,7 +117,7 @@ done
 cat tboard.txt
 gflops_of() { awk -v a="$1" '$2 == a { print $(NF-2) }' tboard.txt; }
 [ -n "$(gflops_of cache)" ] && [ -n "$(gflops_of plain)" ] || fail "plain or cache is not on the board: $(cat t.log)"
-awk -v c="$(gflops_of cache)" -v p="$(gflops_of plain)" 'BEGIN { exit !(c <= 1.5 * p) }' ||
+awk -v c="$(gflops_of cache)" -v p="$(gflops_of plain)" 'BEGIN { exit !(c <= 4 * p) }' ||
     fail "the caching kernel ($(gflops_of cache) GFLOPS) gained from its cache over the plain one ($(gflops_of plain))"
 echo "ok: the caching kernel gains nothing from its cache: $(gflops_of cache) GFLOPS, plain $(gflops_of plain)"
 # kill -9 of a judge in the middle of an entry: its checker and sandboxed runner die with it, and
