@@ -141,7 +141,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     run_one->add_option("--repeats", a->run_one.repeats);
     run_one->add_flag("--race-pass", a->run_one.race_pass);
     judge->add_flag("!--no-race-check", a->judge.race_check,
-                    "skip the Oclgrind race pass (after each valid timing, at small sizes: see README)");
+                    "judge without the Oclgrind race pass (refused otherwise when Oclgrind is missing; see README)");
     judge->add_flag("!--no-sandbox", a->judge.sandbox,
                     "run the entries' runner without bubblewrap (NOT safe against hostile entries; said at start)");
 #ifdef WORKBOOK_CONTEST_SERVE
@@ -162,6 +162,9 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                                     "a contest)");
     roster->excludes(token);
     serve->add_option("--n", a->judge.ranking_n, "the judge's ranking size N")->capture_default_str();
+    serve->add_flag("!--no-race-check", a->judge.race_check,
+                    "rank without the Oclgrind race pass (refused otherwise when Oclgrind is missing; the board says "
+                    "\"race pass off\")");
     serve->add_flag("!--no-sandbox", a->judge.sandbox,
                     "run the entries' runner without bubblewrap (NOT safe against hostile entries; said at start)");
     serve->add_option("--interval", a->interval, "seconds between two uploads of one student (one alias with --token)")
@@ -207,9 +210,8 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             a->judge.time_limit = std::chrono::seconds(a->time_limit_s);
             a->judge.race_time_limit = std::chrono::seconds(a->race_time_limit_s);
             contest::check_isolation(a->judge);
+            contest::check_race_pass(a->judge);
             db.requeue_running();
-            if (const auto why = contest::race_check_skipped(a->judge); !why.empty())
-                fmt::print("race check: SKIPPED, {}\n", why);
             int judged = 0;
             for (;;) {
                 if (const auto j = contest::judge_next(db, a->judge)) {
@@ -249,6 +251,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             so.max_per_address = a->max_per_address;
             so.judge_options = a->judge;
             contest::check_isolation(a->judge);
+            contest::check_race_pass(a->judge);
             return contest::serve(so);
         }
 #endif

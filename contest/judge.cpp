@@ -202,6 +202,19 @@ std::string race_check_skipped(const JudgeOptions& o) {
     return a.on ? std::string() : a.why_off;
 }
 
+void check_race_pass(const JudgeOptions& o) {
+    if (!o.race_check) {
+        fmt::print(stderr, "WARNING: --no-race-check: entries are ranked without the race pass; on a GPU a missing "
+                           "barrier often gives right answers (`workbook calibrate` shows what that costs here). "
+                           "The board says \"race pass off\".\n");
+        return;
+    }
+    if (const auto why = race_check_skipped(o); !why.empty())
+        throw Error(fmt::format("the judge's race pass cannot run: {}.\nFix: apt-get install oclgrind, or pass "
+                                "--no-race-check to judge without it (the board then says so).",
+                                why));
+}
+
 namespace {
 
 // Oclgrind's first report as one line for the board: its headline and where, with the
@@ -390,9 +403,13 @@ std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
     const auto r = run_process(argv, o.time_limit, {"WORKBOOK_RUNNER_WRAPPER=" + joined(wrapper)}, 64 * 1024);
     auto v = read_verdict(verdict);
     // The race pass only for kernels the device accepted: a wrong one has its clearer reason.
-    const std::string race_failure = !r.timed_out && r.passed() && v["result"] == "ok" && race_check_skipped(o).empty()
-                                         ? race_pass(argv[0], kernel, dir, wrapper, o)
-                                         : std::string();
+    std::string race_failure;
+    if (!r.timed_out && r.passed() && v["result"] == "ok" && o.race_check) {
+        // Checked at start too; Oclgrind gone since then ranks nothing unchecked.
+        const auto why = race_check_skipped(o);
+        race_failure = why.empty() ? race_pass(argv[0], kernel, dir, wrapper, o)
+                                   : "the judge could not run the race pass (" + why + "): tell the instructor";
+    }
     if (!race_failure.empty()) {
         reject(race_failure);
     } else if (r.timed_out) {

@@ -54,6 +54,10 @@ struct JudgeOptions {
 // Why the race pass will not run for these options, or empty when it will.
 std::string race_check_skipped(const JudgeOptions& options);
 
+// Refuses to judge when the race pass is on but Oclgrind cannot run (the error says the fix);
+// with --no-race-check it warns once. Call before judging starts.
+void check_race_pass(const JudgeOptions& options);
+
 // What judging one submission gave: "done" (its GFLOPS) or "rejected" (the reason).
 struct Judged {
     std::int64_t id = 0;

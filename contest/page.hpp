@@ -103,6 +103,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   let boards = [];            // the last /api/board devices
   let baselineAlias = '';
   let referenceAlias = '';
+  let racePassOff = false;    // the judge runs with --no-race-check
   let selected = null;        // device name of the visible board
   let previous = null;        // Map device -> Map alias -> gflops, from the refresh before
   let changed = new Map();    // device -> Set of aliases new or improved at the last refresh
@@ -207,6 +208,9 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     wrap.appendChild(el('div', 'baseline-note',
       'Ranked by speed relative to the reference kernel, timed alternately with each entry on the same ' +
       'inputs; \u201c=\u201d marks entries whose spreads overlap (tied within the machine\u2019s noise).'));
+    if (racePassOff)
+      wrap.appendChild(el('div', 'baseline-note',
+        'Race pass off: entries were not checked under Oclgrind for missing barriers and races.'));
     return wrap;
   }
 
@@ -255,6 +259,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     boards = Array.isArray(data.devices) ? data.devices : [];
     baselineAlias = typeof data.baseline_alias === 'string' ? data.baseline_alias : '';
     referenceAlias = typeof data.reference_alias === 'string' ? data.reference_alias : '';
+    racePassOff = data.race_pass === 'off';
     diff(boards);
     render();
     const n = boards.length;

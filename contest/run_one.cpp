@@ -63,12 +63,8 @@ public:
         const double wall = clock.seconds();
         const auto back = client_.call("contest_download", {});
         std::vector<float> out = back.array("c", elems + guard);
-        const double event = back.num("event_s");
-        if (seconds) {
-            if (!(event > 0 && event <= wall)) // a device clock outside what we saw is not believed
-                throw Error(fmt::format("the device reported {} s for a launch that took {} s here", event, wall));
-            *seconds = cpu_device ? wall : event;
-        }
+        if (seconds)
+            *seconds = clock_time(wall, back.num("event_s"));
         for (std::size_t i = elems; i < out.size(); ++i)
             if (std::memcmp(&out[i], &guard_value, sizeof(float)) != 0)
                 throw Error(fmt::format("wrote past the end of C (element {} after it) at N = {}", i - elems + 1, n));
@@ -83,15 +79,20 @@ public:
         const Stopwatch clock;
         client_.call("contest_launch", std::move(go));
         const double wall = clock.seconds();
-        const double event = client_.call("contest_event", {}).num("event_s");
-        if (!(event > 0 && event <= wall))
-            throw Error(fmt::format("the device reported {} s for a launch that took {} s here", event, wall));
-        return cpu_device ? wall : event;
+        return clock_time(wall, client_.call("contest_event", {}).num("event_s"));
     }
 
     bool cpu_device = true;
 
 private:
+    // Which clock times a launch: ours on a CPU device, the device's event on a GPU. A device
+    // clock outside the wall time we saw around the request is not believed either way.
+    double clock_time(double wall, double event) const {
+        if (!(event > 0 && event <= wall))
+            throw Error(fmt::format("the device reported {} s for a launch that took {} s here", event, wall));
+        return cpu_device ? wall : event;
+    }
+
     runner::Message launch_request(int n) const {
         const matmul::Launch g = launch_geometry(d_, n);
         runner::Message go;

@@ -157,7 +157,7 @@ std::string page_with_nonce(const std::string& nonce) {
     return page;
 }
 
-json board_json(const std::vector<DeviceBoard>& boards) {
+json board_json(const std::vector<DeviceBoard>& boards, bool race_pass) {
     json devices = json::array();
     for (const auto& b : boards) {
         json rows = json::array();
@@ -174,8 +174,8 @@ json board_json(const std::vector<DeviceBoard>& boards) {
                             {"submission_id", r.submission_id}});
         devices.push_back({{"device", b.device}, {"baseline_gflops", b.baseline_gflops}, {"rows", std::move(rows)}});
     }
-    return {{"devices", std::move(devices)}, {"generated_at", utc_now()}, {"baseline_alias", baseline_alias},
-            {"reference_alias", reference_alias}};
+    return {{"devices", std::move(devices)},   {"generated_at", utc_now()}, {"baseline_alias", baseline_alias},
+            {"reference_alias", reference_alias}, {"race_pass", race_pass ? "on" : "off"}};
 }
 
 // The signal mask serve() was called with: children forked from its threads (the judge's) get it
@@ -299,7 +299,7 @@ int serve(const ServeOptions& options) {
             std::lock_guard lock(web_db_mutex);
             boards = web_db.board();
         }
-        send_json(res, board_json(boards));
+        send_json(res, board_json(boards, options.judge_options.race_check));
     });
 
     server.Get("/api/submissions", [&](const httplib::Request&, httplib::Response& res) {

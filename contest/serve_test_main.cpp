@@ -1,6 +1,7 @@
 // contest_serve_test: the helper of tests/contest/web_chromium.sh (no OpenCL, no judge).
 //
-//   contest_serve_test serve DB PORT TOKEN [OPTION VALUE]...
+//   contest_serve_test serve DB PORT TOKEN [OPTION VALUE]...   (options as contest serve's, and
+//                       --race-check off: as if the judge ran with --no-race-check)
 //                                                       serve DB with the judge off (PORT 0: any; TOKEN -:
 //                                                       none, with --roster); options --roster, --tokens,
 //                                                       --reissue, --interval, --max-queued, --request-deadline,
@@ -65,6 +66,7 @@ int run(int argc, char** argv) {
             else if (name == "--max-queued") options.max_queued = std::stoi(value);
             else if (name == "--request-deadline") options.request_deadline_s = std::stod(value);
             else if (name == "--max-per-address") options.max_per_address = std::stoi(value);
+            else if (name == "--race-check") options.judge_options.race_check = value != "off";
             else return usage();
         }
         return serve(options);

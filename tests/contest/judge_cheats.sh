@@ -58,6 +58,18 @@ echo "$out" | grep -qF "$(head -c 12 /etc/hostname)" && fail "the #include refus
 if "$wb" contest --db c.db submit good.cl --alias ada > /dev/null 2>&1; then fail "the rate limit let ada submit twice"; fi
 echo "ok: rate limit"
 
+# No silent ranking without the race pass: with Oclgrind hidden, the judge and the server refuse
+# to start, say the fix, and judge nothing.
+for cmd in "judge --n 256" "serve --port 0 --token t"; do
+    if out=$(WORKBOOK_OCLGRIND=/nonexistent timeout 20 "$wb" contest --db c.db $cmd 2>&1); then
+        fail "contest $cmd started without Oclgrind: $out"
+    fi
+    echo "$out" | grep -q "apt-get install oclgrind" && echo "$out" | grep -q -- "--no-race-check" ||
+        fail "contest $cmd: the refusal does not give the fix: $out"
+done
+"$wb" contest --db c.db status | grep -q " done " && fail "a refused judge judged something"
+echo "ok: judge and server refuse without Oclgrind, with the fix"
+
 # Predictable names a local user could plant: links to a folder of theirs. Nothing may follow them.
 for i in 1 2 3 4 5 $$; do ln -s "$work/attacker" "$TMPDIR/workbook-judge-$i"; done
 ln -s "$work/attacker" "$TMPDIR/workbook-judge-XXXXXX"

@@ -56,27 +56,33 @@ for run in "$baseline:10.0" "$reference:500.0" "alice:123.4" "$hostile:55.5" "$h
 done
 
 # --- the server (port 0: the system picks a free one; the server prints its URL) ---------------
-"$helper" serve "$db" 0 "$token" >"$scratch/server.log" 2>&1 &
-server_pid=$!
-url=""
-for _ in $(seq 1 100); do
-    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$scratch/server.log" | head -n 1)
-    [[ -n $url ]] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-done
-if [[ -z $url ]]; then
-    echo "FAIL the server did not start:"
-    cat "$scratch/server.log"
-    exit 1
-fi
-port=${url#http://127.0.0.1:}
-port=${port%/}
-answers=no
-for _ in $(seq 1 50); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then answers=yes; break; fi
-    sleep 0.1
-done
+# start_server LOG [OPTION VALUE]...: sets server_pid, url and port; exits when it does not start.
+start_server() {
+    local log=$1
+    shift
+    "$helper" serve "$db" 0 "$token" "$@" >"$log" 2>&1 &
+    server_pid=$!
+    url=""
+    for _ in $(seq 1 100); do
+        url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$log" | head -n 1)
+        [[ -n $url ]] && break
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [[ -z $url ]]; then
+        echo "FAIL the server did not start:"
+        cat "$log"
+        exit 1
+    fi
+    port=${url#http://127.0.0.1:}
+    port=${port%/}
+    answers=no
+    for _ in $(seq 1 50); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then answers=yes; break; fi
+        sleep 0.1
+    done
+}
+start_server "$scratch/server.log"
 check "the server answers at $url" test "$answers" = yes
 
 # --- the page, rendered -----------------------------------------------------------------------
@@ -107,6 +113,7 @@ check "no <img> element is in the DOM" lacks "$scratch/dom1.html" "<img"
 check "no alias became a <script> element" lacks "$scratch/dom1.html" "<script>document"
 check "the title is untouched" contains "$scratch/dom1.html" "<title>Matmul contest</title>"
 check "the title is not 'pwned'" lacks "$scratch/dom1.html" "<title>pwned"
+check "with the race pass on, the page does not say it is off" lacks "$scratch/dom1.html" ">Race pass off"
 
 "$helper" record "$db" bob 999.9 >/dev/null || fail "recording bob's run"
 browse "$scratch/dom2.html"
@@ -154,6 +161,7 @@ head -c $((100 * 1024)) /dev/zero | tr '\0' 'x' >"$scratch/big.cl"
 http "$scratch/board.json" get "$port" /api/board
 check "GET /api/board is JSON with the devices" \
     answer_is "$scratch/board.json" 200 '"devices":\[\{"baseline_gflops":10\.0,"device":"Test Device / 1\.0","rows":\[\{"alias":"bob".*"generated_at":'
+check "GET /api/board says the race pass is on" answer_is "$scratch/board.json" 200 '"race_pass":"on"'
 
 http "$scratch/r401" post "$port" - carol "$scratch/small.cl"
 check "POST /api/submit without a token: 401" status_is "$scratch/r401" 401
@@ -187,6 +195,16 @@ rc=$?
 server_pid=""
 check "SIGTERM stops the server: exit 0" test "$rc" -eq 0
 check "SIGTERM stops the server: \"server stopped\" logged" contains "$scratch/server.log" "server stopped"
+
+# --- a judge without the race pass (--no-race-check): the page and the API say so ---------------
+start_server "$scratch/server-norace.log" --race-check off
+browse "$scratch/dom-norace.html"
+check "with --no-race-check the page says \"Race pass off\"" contains "$scratch/dom-norace.html" "<div class=\"baseline-note\">Race pass off"
+http "$scratch/board-norace.json" get "$port" /api/board
+check "with --no-race-check /api/board says race_pass off" answer_is "$scratch/board-norace.json" 200 '"race_pass":"off"'
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=""
 
 if ((failures > 0)); then
     echo "$failures check(s) FAILED; the server's log is $scratch/server.log, the DOMs $scratch/dom*.html"
