@@ -930,7 +930,8 @@ void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
     // gradebook.csv
     std::string csv = "student,submission";
     for (const Exercise* ex : exercises_) csv += "," + ex->id;
-    csv += ",total,max\n";
+    // Graded without the race pass: the header says so, where nobody can miss it.
+    csv += race_note_.empty() ? ",total,max\n" : ",total (race pass off),max\n";
     for (const auto& g : all) {
         csv += csv_field(g.student) + "," + csv_field(g.name);
         for (const auto& e : g.exercises) csv += fmt::format(",{:.2f}", e.score);

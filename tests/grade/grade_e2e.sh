@@ -151,6 +151,7 @@ grep -q "the race pass cannot run: WORKBOOK_OCLGRIND names /nonexistent" "$work/
 mkdir -p "$work/norace/una/exercises" && cp -r "$src/solutions/02_vadd" "$work/norace/una/exercises/"
 WORKBOOK_OCLGRIND=/nonexistent "$wb" grade "$work/norace" --out "$work/norace-out" --only 02 --no-race-check \
     > "$work/norace.log" 2>&1 || fail "grading with --no-race-check failed: $(cat "$work/norace.log")"
+grep -q "race pass off" <(head -n 1 "$work/norace-out/gradebook.csv") || fail "the gradebook's header does not say the race pass was off"
 grep -q "race pass off (--no-race-check)" "$work/norace-out/results/una.json" "$work/norace-out/summary.json" ||
     fail "the reports do not say the race pass was off"
 echo "ok: no grade without the race pass unless --no-race-check, and then every report says so"
