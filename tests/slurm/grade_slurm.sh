@@ -57,7 +57,7 @@ solved gina && inject gina 'std::abort();'
 forge='{ const char* f = std::getenv("WORKBOOK_EVIDENCE_FILE"); const char* n = std::getenv("WORKBOOK_EVIDENCE_NONCE"); std::FILE* o = std::fopen(f ? f : "evidence-forged", "w"); if (o) { std::fprintf(o, "evidence %s\ncase ok 02_vadd kernel: c[i] = a[i] + b[i] for awkward sizes, global size past count\ncase ok 02_vadd host: vadd_on_device computes c = a + b on the device\nrun cases=2 failed=0 asserts=24 asserts_failed=0\n", n ? n : "guess"); std::fclose(o); } }'
 solved mallory && sed -i 's/c\[i\] = a\[i\] + b\[i\];/c[i] = 0.0f;/' "$subs/mallory/exercises/02_vadd/vadd.cl" &&
     printf '\n#include <cstdio>\n#include <cstdlib>\nnamespace { struct Forge { Forge() %s } forge_now; struct Quit { Quit() { std::_Exit(0); } } quit_now; }\n' "$forge" >> "$subs/mallory/exercises/02_vadd/vadd_host.cpp"
-solved snoop && inject snoop 'std::system("echo SNOOP; cat '"$out"'/secret.toml '"$out"'/slurm/job.json; for f in /proc/[0-9]*/environ; do tr \"\\\\0\" \"\\\\n\" < $f; done; env; ls -la '"$out"' '"$out"'/slurm; echo SNOOPED"); std::fflush(stdout);'
+solved snoop && inject snoop 'std::system("echo SNOOP; cat '"$out"'/secret.toml '"$out"'/slurm/job.json; for f in /proc/[0-9]*/environ; do xargs -0 -n1 < $f; done; env; ls -la '"$out"' '"$out"'/slurm; echo SNOOPED"); std::fflush(stdout);'
 sed -i '1i #include <cstdio>\n#include <cstdlib>' "$subs/snoop/exercises/02_vadd/vadd_host.cpp"
 printf 'secret_seed = 424242424242\n' > "$work/grading.toml"
 args=(--only 01 --only 02 --jobs 1 --timeout 20 --config "$work/grading.toml")
@@ -118,9 +118,14 @@ seed=424242424242
 [ "$(stat -c %a "$out/secret.toml")" = 600 ] || fail "secret.toml is not 0600"
 grep -rq "$seed" "$out/slurm" && fail "the seed is in the job's files or logs"
 scontrol show job "$job" | grep -q "$seed" && fail "Slurm's record of the job holds the seed"
-grep -q "SNOOPED" "$out/results/snoop.json" || fail "the snoop did not run: $(head -c 800 "$out/results/snoop.json")"
-grep -q "seed = \|(secret)\|secret_seed\|SLURM_\|WORKBOOK_EVIDENCE\|task-0" "$out/results/snoop.json" &&
-    fail "the snoop saw the seed, the output folder or the task's environment: $(grep -o 'SNOOP.*SNOOPED' "$out/results/snoop.json" | head -c 1500)"
+# What it printed (the checker's own lines name the seed "(secret)": they are not the snoop's).
+snooped=$(python3 -c 'import json, sys
+out = "".join(t["output"] for t in json.load(open(sys.argv[1]))["tests"])
+print(out[out.index("SNOOP"):out.index("SNOOPED")])' "$out/results/snoop.json") ||
+    fail "the snoop did not run: $(head -c 1500 "$out/results/snoop.json")"
+grep -q "PATH=" <<<"$snooped" || fail "the snoop's probe printed no environment: $snooped"
+grep -q "seed = \|(secret)\|secret_seed\|SLURM_\|WORKBOOK_EVIDENCE\|WORKBOOK_SEED" <<<"$snooped" &&
+    fail "the snoop saw the seed, the job or the task's environment: $snooped"
 echo "ok: the seed reaches the tasks only through secret.toml, which student code cannot see"
 
 # No task starts without Oclgrind (issue 24): refused, submitted once more, refused again, and
