@@ -205,7 +205,7 @@ std::vector<Submission> find_submissions(const fs::path& dir, const fs::path& ro
 // ---- grades ---------------------------------------------------------------------------------
 
 struct ExerciseGrade {
-    std::string id, status;  // passed, failed, build failed, no evidence, timed out, crashed, race, not submitted, ambiguous, refused, too large
+    std::string id, status;  // passed, failed, build failed, no evidence, timed out, crashed, race, not submitted, ambiguous, refused, too large, not graded (Slurm)
     double score = 0, max = 0;
     std::string output;
 };
@@ -909,7 +909,7 @@ private:
                     try {
                         // A user per submission, and a range per grading run: two runs at once (two courses on
                         // one machine) must not share a user, whose process limit one fork bomb fills.
-                        // (A Slurm task's block is its index: tasks on one node never share one.)
+                        // (A Slurm task's block comes from its index: tasks of one array never share one.)
                         const int block = o_.uid_block >= 0 ? o_.uid_block % 1000 : ::getpid() % 1000;
                         p = prepare(*todo[i], 200000 + block * 10000 + static_cast<int>(i % 10000));
                     } catch (const std::exception& e) {

@@ -23,6 +23,7 @@
 #include <sstream>
 #include <thread>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -150,8 +151,13 @@ struct Job {
 // Submits the array tasks `indices` of the job (each grades its chunk) and records it.
 std::string submit(Job& job, const std::vector<std::size_t>& indices) {
     const json& o = job.j.at("options");
-    std::string array;
-    for (const auto k : indices) array += (array.empty() ? "" : ",") + std::to_string(k);
+    std::string array;  // runs of indices as ranges: 0-999, or 2,5-7
+    for (std::size_t i = 0; i < indices.size();) {
+        std::size_t j = i;
+        while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
+        array += (array.empty() ? "" : ",") + std::to_string(indices[i]) + (j > i ? fmt::format("-{}", indices[j]) : "");
+        i = j + 1;
+    }
     if (o.at("array_limit").get<int>() > 0) array += fmt::format("%{}", o.at("array_limit").get<int>());
     const fs::path logs = job.out / "slurm" / "logs";
     fs::create_directories(logs);  // Slurm writes the tasks' output there, but makes no folder
@@ -250,18 +256,31 @@ int run_task(const Workspace& ws, const GradeOptions& given) {
     o.step = GradeOptions::Step::part;
     o.part = fmt::format("task-{}", k);
     o.part_names = job.chunk(k);
-    o.uid_block = static_cast<int>(k);
     const char* job_id = std::getenv("SLURM_ARRAY_JOB_ID");
+    // Its users: a block of its own among the tasks of its array on a node (up to 1,000 tasks; a
+    // grading run's users are 200000 + block * 10000 + n), shifted by the job so two classes differ.
+    o.uid_block = static_cast<int>((k + std::strtoul(job_id ? job_id : "0", nullptr, 10)) % 1000);
     say(o, fmt::format("Slurm task {} of job {} on {}: {} submission(s)", k, job_id ? job_id : "?", hostname(),
                        o.part_names.size()));
     const auto start = std::chrono::steady_clock::now();
     const int status = run_grade_step(ws, o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // How long a task takes, for planning a class's time on N nodes (the gather sums it up).
+    // CPU time, this process's and its children's (checkers, compilers, runners): what a task
+    // costs whatever else the node runs.
+    double cpu = 0;
+    for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+        rusage u{};
+        ::getrusage(who, &u);
+        cpu += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    }
+    // How long a task takes, for planning a class's time on N nodes (the collecting step sums it up).
     write_atomically(task_dir(job.out, k) / "timing.json",
-                     json{{"seconds", seconds}, {"submissions", o.part_names.size()}, {"node", hostname()}}.dump() + "\n",
+                     json{{"seconds", seconds}, {"cpu_seconds", cpu}, {"submissions", o.part_names.size()},
+                          {"node", hostname()}}
+                             .dump() +
+                         "\n",
                      fs::perms::owner_read | fs::perms::owner_write);
-    say(o, fmt::format("task {}: {} submission(s) in {:.1f} s", k, o.part_names.size(), seconds));
+    say(o, fmt::format("task {}: {} submission(s) in {:.1f} s ({:.1f} s of CPU)", k, o.part_names.size(), seconds, cpu));
     return status;
 }
 
@@ -307,7 +326,7 @@ int collect(const Workspace& ws, const GradeOptions& given) {
     }
     // What no attempt graded is reported per submission, with the task's last words.
     o.step = GradeOptions::Step::gather;
-    std::vector<double> seconds;
+    std::vector<double> seconds, cpu;
     for (std::size_t k = 0; k < job.tasks(); ++k) {
         const auto missing = missing_of(job, k, in_class_journal);
         for (const auto& name : missing)
@@ -315,15 +334,20 @@ int collect(const Workspace& ws, const GradeOptions& given) {
                                              job.j["attempts"][k].get<int>(), last_log(job, k));
         try {
             const json t = json::parse(read_file_or_empty(task_dir(job.out, k) / "timing.json"));
-            if (t.at("submissions").get<int>() > 0) seconds.push_back(t.at("seconds").get<double>());
+            if (t.at("submissions").get<int>() > 0) {
+                seconds.push_back(t.at("seconds").get<double>());
+                cpu.push_back(t.at("cpu_seconds").get<double>());
+            }
         } catch (...) {
         }
     }
     if (!seconds.empty()) {
         std::sort(seconds.begin(), seconds.end());
-        say(o, fmt::format("slurm: a task of {} submission(s) took {:.0f} s (median of {}; {:.0f} to {:.0f} s)",
-                           job.j.at("options").at("per_task").get<int>(), seconds[seconds.size() / 2], seconds.size(),
-                           seconds.front(), seconds.back()));
+        std::sort(cpu.begin(), cpu.end());
+        say(o, fmt::format("slurm: a task of up to {} submission(s) took {:.0f} s and {:.0f} s of CPU (medians of {} "
+                           "tasks; {:.0f} to {:.0f} s)",
+                           job.j.at("options").at("per_task").get<int>(), seconds[seconds.size() / 2],
+                           cpu[cpu.size() / 2], seconds.size(), seconds.front(), seconds.back()));
     }
     return run_grade_step(ws, o);
 }
@@ -331,6 +355,7 @@ int collect(const Workspace& ws, const GradeOptions& given) {
 int run_submit(const Workspace& ws, const GradeOptions& given) {
     need_tool("sbatch");
     need_tool("squeue");
+    need_tool("scontrol");
     GradeOptions o = given;
     o.out = fs::absolute(given.out);
     if (fs::exists(job_file(o.out)))
@@ -359,10 +384,23 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
                                                            todo.begin() + static_cast<long>(std::min(todo.size(), at + per))));
         job.j["attempts"].push_back(0);
     }
-    job.save();
     say(o, fmt::format("{} submission(s), {} already graded (journal): {} Slurm task(s) of up to {} submission(s)",
                        names.size(), names.size() - todo.size(), job.tasks(), per));
-    if (job.tasks() == 0) return collect(ws, given);
+    if (job.tasks() == 0) {
+        job.save();
+        return collect(ws, given);
+    }
+    // Slurm takes array indices below its MaxArraySize (1001 unless the cluster says otherwise).
+    std::size_t max_array = 1001;
+    const auto config = run_process({need_tool("scontrol"), "show", "config"}, 60s);
+    if (const auto at = config.output.find("MaxArraySize"); config.passed() && at != std::string::npos)
+        if (const auto eq = config.output.find('=', at); eq != std::string::npos)
+            max_array = std::strtoul(config.output.c_str() + eq + 1, nullptr, 10);
+    if (job.tasks() > max_array)
+        throw Error(fmt::format("{} tasks are more than this cluster's array jobs take (MaxArraySize = {}): give "
+                                "--per-task {} (or more)",
+                                job.tasks(), max_array, (todo.size() + max_array - 1) / max_array));
+    job.save();  // before sbatch: a task may start at once, and reads it
 
     // Each task runs this same workbook, from the same build, on the shared file system.
     char self[4096] = {};
@@ -378,7 +416,13 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
                      fs::perms::owner_all);
     std::vector<std::size_t> all(job.tasks());
     for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
-    const std::string id = submit(job, all);
+    std::string id;
+    try {
+        id = submit(job, all);
+    } catch (...) {
+        fs::remove(job_file(o.out));  // nothing was submitted: the same command may be given again
+        throw;
+    }
     say(o, fmt::format("submitted Slurm job {} ({} task(s){}); its logs: {}", id, job.tasks(),
                        o.slurm.array_limit > 0 ? fmt::format(", at most {} at once", o.slurm.array_limit) : "",
                        (o.out / "slurm" / "logs").string()));

@@ -152,4 +152,11 @@ if "$wb" grade "$subs" --out "$out" --slurm > "$work/again.log" 2>&1; then fail 
 grep -q "already holds a Slurm grading run" "$work/again.log" || fail "$(cat "$work/again.log")"
 if env PATH=/nonexistent "$wb" grade "$subs" --out "$work/nopath" --slurm > "$work/nopath.log" 2>&1; then fail "graded without sbatch"; fi
 grep -q "Slurm's sbatch is not on PATH" "$work/nopath.log" || fail "$(cat "$work/nopath.log")"
+if "$wb" grade "$work/small" --out "$work/badpart" --only 02 --slurm --partition nosuch > "$work/badpart.log" 2>&1; then
+    fail "a job for a partition that does not exist was taken"
+fi
+grep -q "sbatch did not take the grading job" "$work/badpart.log" && grep -qi "invalid partition" "$work/badpart.log" ||
+    fail "sbatch's refusal is not passed on: $(cat "$work/badpart.log")"
+[ -e "$work/badpart/slurm/job.json" ] && fail "a refused submission left its job.json (a second try would be refused)"
+echo "ok: misuse explained (a second --slurm into one folder, no sbatch, a partition sbatch refuses)"
 echo "PASS: grading through Slurm ($(($(date +%s) - start)) s)"
