@@ -23,7 +23,6 @@
 #include <sstream>
 #include <thread>
 
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -265,22 +264,11 @@ int run_task(const Workspace& ws, const GradeOptions& given) {
     const auto start = std::chrono::steady_clock::now();
     const int status = run_grade_step(ws, o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // CPU time, this process's and its children's (checkers, compilers, runners): what a task
-    // costs whatever else the node runs.
-    double cpu = 0;
-    for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
-        rusage u{};
-        ::getrusage(who, &u);
-        cpu += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-    }
     // How long a task takes, for planning a class's time on N nodes (the collecting step sums it up).
     write_atomically(task_dir(job.out, k) / "timing.json",
-                     json{{"seconds", seconds}, {"cpu_seconds", cpu}, {"submissions", o.part_names.size()},
-                          {"node", hostname()}}
-                             .dump() +
-                         "\n",
+                     json{{"seconds", seconds}, {"submissions", o.part_names.size()}, {"node", hostname()}}.dump() + "\n",
                      fs::perms::owner_read | fs::perms::owner_write);
-    say(o, fmt::format("task {}: {} submission(s) in {:.1f} s ({:.1f} s of CPU)", k, o.part_names.size(), seconds, cpu));
+    say(o, fmt::format("task {}: {} submission(s) in {:.1f} s", k, o.part_names.size(), seconds));
     return status;
 }
 
@@ -326,7 +314,7 @@ int collect(const Workspace& ws, const GradeOptions& given) {
     }
     // What no attempt graded is reported per submission, with the task's last words.
     o.step = GradeOptions::Step::gather;
-    std::vector<double> seconds, cpu;
+    std::vector<double> seconds;
     for (std::size_t k = 0; k < job.tasks(); ++k) {
         const auto missing = missing_of(job, k, in_class_journal);
         for (const auto& name : missing)
@@ -334,20 +322,16 @@ int collect(const Workspace& ws, const GradeOptions& given) {
                                              job.j["attempts"][k].get<int>(), last_log(job, k));
         try {
             const json t = json::parse(read_file_or_empty(task_dir(job.out, k) / "timing.json"));
-            if (t.at("submissions").get<int>() > 0) {
-                seconds.push_back(t.at("seconds").get<double>());
-                cpu.push_back(t.at("cpu_seconds").get<double>());
-            }
+            if (t.at("submissions").get<int>() > 0) seconds.push_back(t.at("seconds").get<double>());
         } catch (...) {
         }
     }
     if (!seconds.empty()) {
         std::sort(seconds.begin(), seconds.end());
-        std::sort(cpu.begin(), cpu.end());
-        say(o, fmt::format("slurm: a task of up to {} submission(s) took {:.0f} s and {:.0f} s of CPU (medians of {} "
-                           "tasks; {:.0f} to {:.0f} s)",
-                           job.j.at("options").at("per_task").get<int>(), seconds[seconds.size() / 2],
-                           cpu[cpu.size() / 2], seconds.size(), seconds.front(), seconds.back()));
+        say(o, fmt::format("slurm: a task of up to {} submission(s) took {:.0f} s (the median of {} task(s); {:.0f} to "
+                           "{:.0f} s): a class of N submissions takes about N / {} x that / the tasks that run at once",
+                           job.j.at("options").at("per_task").get<int>(), seconds[seconds.size() / 2], seconds.size(),
+                           seconds.front(), seconds.back(), job.j.at("options").at("per_task").get<int>()));
     }
     return run_grade_step(ws, o);
 }
