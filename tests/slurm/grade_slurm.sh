@@ -21,9 +21,8 @@ if ! why=$(bwrap --unshare-all --die-with-parent --ro-bind / / true 2>&1); then
     echo "SKIP: this machine refuses the sandbox's namespaces ($why); grade.e2e_nosandbox covers the checker"
     exit 77
 fi
-if ! env_line=$(bash "$here/start_slurm.sh" start "$work/slurm" 2> "$work/slurm-start.log"); then
-    rc=$?
-    cat "$work/slurm-start.log" >&2
+env_line=$(bash "$here/start_slurm.sh" start "$work/slurm" 2> "$work/slurm-start.log") && rc=0 || rc=$?
+if [ $rc -ne 0 ]; then
     [ $rc -eq 77 ] && { echo "SKIP: $(cat "$work/slurm-start.log")"; exit 77; }
     fail "start_slurm.sh failed (exit $rc)"
 fi
