@@ -38,8 +38,12 @@ using namespace std::chrono_literals;
 constexpr int attempts_per_chunk = 2;
 constexpr auto poll_every = 3s;
 
-fs::path job_file(const fs::path& out) { return out / "slurm" / "job.json"; }
-fs::path task_dir(const fs::path& out, std::size_t k) { return out / "slurm" / fmt::format("task-{}", k); }
+fs::path job_file(const fs::path& out) {
+    return out / "slurm" / "job.json";
+}
+fs::path task_dir(const fs::path& out, std::size_t k) {
+    return out / "slurm" / fmt::format("task-{}", k);
+}
 
 void say(const GradeOptions& o, const std::string& s) {
     if (!o.quiet) fmt::print("{}\n", s);
@@ -64,9 +68,10 @@ std::string on_path(const std::string& tool) {
 std::string need_tool(const std::string& tool) {
     const std::string found = on_path(tool);
     if (found.empty())
-        throw Error(fmt::format("Slurm's {} is not on PATH: install Slurm's client commands (Debian: apt-get install "
-                                "slurm-client) or run this on the cluster's login node",
-                                tool));
+        throw Error(
+            fmt::format("Slurm's {} is not on PATH: install Slurm's client commands (Debian: apt-get install "
+                        "slurm-client) or run this on the cluster's login node",
+                        tool));
     return found;
 }
 
@@ -132,16 +137,20 @@ struct Job {
     static Job load(const fs::path& out) {
         const fs::path file = job_file(out);
         if (!fs::exists(file))
-            throw Error(fmt::format("{} holds no Slurm grading run ({} is missing): submit one with `workbook grade "
-                                    "SUBMISSIONS --out {} --slurm`",
-                                    out.string(), file.string(), out.string()));
+            throw Error(
+                fmt::format("{} holds no Slurm grading run ({} is missing): submit one with `workbook grade "
+                            "SUBMISSIONS --out {} --slurm`",
+                            out.string(), file.string(), out.string()));
         try {
             return {out, json::parse(read_file_or_empty(file))};
         } catch (const json::exception& e) {
-            throw Error(fmt::format("{} is damaged ({}): grade the class again into a new --out", file.string(), e.what()));
+            throw Error(
+                fmt::format("{} is damaged ({}): grade the class again into a new --out", file.string(), e.what()));
         }
     }
-    void save() const { write_atomically(job_file(out), j.dump(2) + "\n", fs::perms::owner_read | fs::perms::owner_write); }
+    void save() const {
+        write_atomically(job_file(out), j.dump(2) + "\n", fs::perms::owner_read | fs::perms::owner_write);
+    }
     std::size_t tasks() const { return j.at("chunks").size(); }
     std::vector<std::string> chunk(std::size_t k) const { return j.at("chunks").at(k).get<std::vector<std::string>>(); }
     std::vector<std::string> job_ids() const { return j.at("jobs").get<std::vector<std::string>>(); }
@@ -154,14 +163,18 @@ std::string submit(Job& job, const std::vector<std::size_t>& indices) {
     for (std::size_t i = 0; i < indices.size();) {
         std::size_t j = i;
         while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
-        array += (array.empty() ? "" : ",") + std::to_string(indices[i]) + (j > i ? fmt::format("-{}", indices[j]) : "");
+        array +=
+            (array.empty() ? "" : ",") + std::to_string(indices[i]) + (j > i ? fmt::format("-{}", indices[j]) : "");
         i = j + 1;
     }
     if (o.at("array_limit").get<int>() > 0) array += fmt::format("%{}", o.at("array_limit").get<int>());
     const fs::path logs = job.out / "slurm" / "logs";
     fs::create_directories(logs);  // Slurm writes the tasks' output there, but makes no folder
-    std::vector<std::string> argv = {need_tool("sbatch"), "--parsable", "--job-name=workbook-grade",
-                                     "--array=" + array, "--output=" + (logs / "task-%a.%A.out").string(),
+    std::vector<std::string> argv = {need_tool("sbatch"),
+                                     "--parsable",
+                                     "--job-name=workbook-grade",
+                                     "--array=" + array,
+                                     "--output=" + (logs / "task-%a.%A.out").string(),
                                      "--chdir=" + job.out.string(),
                                      fmt::format("--cpus-per-task={}", o.at("jobs").get<int>())};
     if (const std::string p = o.at("partition"); !p.empty()) argv.push_back("--partition=" + p);
@@ -193,9 +206,10 @@ std::map<std::size_t, std::string> queued(const Job& job) {
         std::this_thread::sleep_for(5s);
     }
     if (!r.passed())
-        throw Error(fmt::format("squeue cannot say how the grading tasks stand ({}):\n{}\nCollect later with "
-                                "`workbook grade --out {} --wait`",
-                                r.status(), sanitize(r.output, 2000), job.out.string()));
+        throw Error(
+            fmt::format("squeue cannot say how the grading tasks stand ({}):\n{}\nCollect later with "
+                        "`workbook grade --out {} --wait`",
+                        r.status(), sanitize(r.output, 2000), job.out.string()));
     std::map<std::size_t, std::string> out;
     std::istringstream lines(r.output);
     for (std::string line; std::getline(lines, line);) {
@@ -204,8 +218,8 @@ std::map<std::size_t, std::string> queued(const Job& job) {
         for (std::string x; std::getline(fields, x, '|');) f.push_back(x);
         if (f.size() < 4 || !ours.count(f[0]) || f[1].empty() || !std::isdigit(static_cast<unsigned char>(f[1][0])))
             continue;
-        static const std::set<std::string> ended = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL",
-                                                    "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE", "PREEMPTED"};
+        static const std::set<std::string> ended = {"COMPLETED",     "FAILED",    "CANCELLED", "TIMEOUT",  "NODE_FAIL",
+                                                    "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE",  "PREEMPTED"};
         if (ended.count(f[2])) continue;
         out[std::stoul(f[1])] = f[2] + (f[3].empty() || f[3] == "None" ? "" : " (" + f[3] + ")");
     }
@@ -245,8 +259,9 @@ std::string hostname() {
 int run_task(const Workspace& ws, const GradeOptions& given) {
     const char* index = std::getenv("SLURM_ARRAY_TASK_ID");
     if (!index || !*index)
-        throw Error("--slurm-task runs inside a task of the array job that `workbook grade --slurm` submits "
-                    "(SLURM_ARRAY_TASK_ID is not set)");
+        throw Error(
+            "--slurm-task runs inside a task of the array job that `workbook grade --slurm` submits "
+            "(SLURM_ARRAY_TASK_ID is not set)");
     const Job job = Job::load(fs::absolute(given.out));
     const std::size_t k = std::stoul(index);
     if (k >= job.tasks())
@@ -265,9 +280,10 @@ int run_task(const Workspace& ws, const GradeOptions& given) {
     const int status = run_grade_step(ws, o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // How long a task takes, for planning a class's time on N nodes (the collecting step sums it up).
-    write_atomically(task_dir(job.out, k) / "timing.json",
-                     json{{"seconds", seconds}, {"submissions", o.part_names.size()}, {"node", hostname()}}.dump() + "\n",
-                     fs::perms::owner_read | fs::perms::owner_write);
+    write_atomically(
+        task_dir(job.out, k) / "timing.json",
+        json{{"seconds", seconds}, {"submissions", o.part_names.size()}, {"node", hostname()}}.dump() + "\n",
+        fs::perms::owner_read | fs::perms::owner_write);
     say(o, fmt::format("task {}: {} submission(s) in {:.1f} s", k, o.part_names.size(), seconds));
     return status;
 }
@@ -278,9 +294,10 @@ int collect(const Workspace& ws, const GradeOptions& given) {
     Job job = Job::load(fs::absolute(given.out));
     GradeOptions o = options_from_json(job.j.at("options"), given);
     if (!given.submissions.empty() && fs::weakly_canonical(given.submissions) != fs::weakly_canonical(o.submissions))
-        throw Error(fmt::format("{} was submitted to Slurm for the submissions in {}, not {}: collect it with "
-                                "`workbook grade --out {} --wait`",
-                                o.out.string(), o.submissions.string(), given.submissions.string(), o.out.string()));
+        throw Error(
+            fmt::format("{} was submitted to Slurm for the submissions in {}, not {}: collect it with "
+                        "`workbook grade --out {} --wait`",
+                        o.out.string(), o.submissions.string(), given.submissions.string(), o.out.string()));
     const auto class_names = journal_names(o.out);
     const std::set<std::string> in_class_journal(class_names.begin(), class_names.end());
     std::string last_progress;
@@ -291,12 +308,11 @@ int collect(const Workspace& ws, const GradeOptions& given) {
             std::string states;
             for (const auto& [k, state] : q) {
                 running += state.rfind("RUNNING", 0) == 0;
-                if (state.rfind("RUNNING", 0) != 0 && states.size() < 300)
-                    states += fmt::format(" {}:{}", k, state);
+                if (state.rfind("RUNNING", 0) != 0 && states.size() < 300) states += fmt::format(" {}:{}", k, state);
             }
-            const std::string progress =
-                fmt::format("slurm: {} of {} task(s) left the queue, {} running, {} waiting{}", job.tasks() - q.size(),
-                            job.tasks(), running, q.size() - running, states.empty() ? "" : " (" + states.substr(1) + ")");
+            const std::string progress = fmt::format("slurm: {} of {} task(s) left the queue, {} running, {} waiting{}",
+                                                     job.tasks() - q.size(), job.tasks(), running, q.size() - running,
+                                                     states.empty() ? "" : " (" + states.substr(1) + ")");
             if (progress != last_progress) say(o, progress);
             last_progress = progress;
             std::this_thread::sleep_for(poll_every);
@@ -318,8 +334,8 @@ int collect(const Workspace& ws, const GradeOptions& given) {
     for (std::size_t k = 0; k < job.tasks(); ++k) {
         const auto missing = missing_of(job, k, in_class_journal);
         for (const auto& name : missing)
-            o.not_graded[name] = fmt::format("its Slurm task (array index {}) ended {} time(s) without grading it; {}", k,
-                                             job.j["attempts"][k].get<int>(), last_log(job, k));
+            o.not_graded[name] = fmt::format("its Slurm task (array index {}) ended {} time(s) without grading it; {}",
+                                             k, job.j["attempts"][k].get<int>(), last_log(job, k));
         try {
             const json t = json::parse(read_file_or_empty(task_dir(job.out, k) / "timing.json"));
             if (t.at("submissions").get<int>() > 0) seconds.push_back(t.at("seconds").get<double>());
@@ -343,9 +359,10 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
     GradeOptions o = given;
     o.out = fs::absolute(given.out);
     if (fs::exists(job_file(o.out)))
-        throw Error(fmt::format("{} already holds a Slurm grading run: follow it with `workbook grade --out {} --wait`, "
-                                "or grade into another --out",
-                                o.out.string(), o.out.string()));
+        throw Error(
+            fmt::format("{} already holds a Slurm grading run: follow it with `workbook grade --out {} --wait`, "
+                        "or grade into another --out",
+                        o.out.string(), o.out.string()));
     ::umask(077);  // the job's files are the instructor's alone, as the local grader's are
     // Listing refuses two submissions of one name; a previous run's journal is not graded again.
     const auto names = submission_names(o.submissions, o.roster);
@@ -360,12 +377,15 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
     run_grade_step(ws, o);
     fs::create_directories(o.out / "slurm");
 
-    Job job{o.out, {{"options", options_to_json(o)}, {"chunks", json::array()}, {"attempts", json::array()},
-                    {"jobs", json::array()}}};
+    Job job{o.out,
+            {{"options", options_to_json(o)},
+             {"chunks", json::array()},
+             {"attempts", json::array()},
+             {"jobs", json::array()}}};
     const std::size_t per = static_cast<std::size_t>(std::max(1, o.slurm.per_task));
     for (std::size_t at = 0; at < todo.size(); at += per) {
-        job.j["chunks"].push_back(std::vector<std::string>(todo.begin() + static_cast<long>(at),
-                                                           todo.begin() + static_cast<long>(std::min(todo.size(), at + per))));
+        job.j["chunks"].push_back(std::vector<std::string>(
+            todo.begin() + static_cast<long>(at), todo.begin() + static_cast<long>(std::min(todo.size(), at + per))));
         job.j["attempts"].push_back(0);
     }
     say(o, fmt::format("{} submission(s), {} already graded (journal): {} Slurm task(s) of up to {} submission(s)",
@@ -381,9 +401,10 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
         if (const auto eq = config.output.find('=', at); eq != std::string::npos)
             max_array = std::strtoul(config.output.c_str() + eq + 1, nullptr, 10);
     if (job.tasks() > max_array)
-        throw Error(fmt::format("{} tasks are more than this cluster's array jobs take (MaxArraySize = {}): give "
-                                "--per-task {} (or more)",
-                                job.tasks(), max_array, (todo.size() + max_array - 1) / max_array));
+        throw Error(
+            fmt::format("{} tasks are more than this cluster's array jobs take (MaxArraySize = {}): give "
+                        "--per-task {} (or more)",
+                        job.tasks(), max_array, (todo.size() + max_array - 1) / max_array));
     job.save();  // before sbatch: a task may start at once, and reads it
 
     // Each task runs this same workbook, from the same build, on the shared file system.
@@ -428,9 +449,10 @@ int run_grade_slurm(const Workspace& ws, const GradeOptions& o) {
     if (o.slurm.task) return run_task(ws, o);
     if (o.slurm.submit) return run_submit(ws, o);
     if (o.submissions.empty() && !fs::exists(job_file(o.out)))
-        throw Error(fmt::format("give SUBMISSIONS, the folder of submissions to grade ({} holds no Slurm grading run to "
-                                "collect)",
-                                o.out.string()));
+        throw Error(
+            fmt::format("give SUBMISSIONS, the folder of submissions to grade ({} holds no Slurm grading run to "
+                        "collect)",
+                        o.out.string()));
     return collect(ws, o);
 }
 

@@ -1,9 +1,6 @@
-// `workbook grade --slurm`: a class graded by one Slurm array job instead of one machine. This
-// process keeps the class's secret seed in the output folder, writes the job (slurm/job.json,
-// slurm/task.sh) and submits it; each array task runs the local grader's `part` step on its chunk
-// of the submissions, into a journal of its own; `--wait`, or a later `workbook grade --out DIR`,
-// follows the tasks, submits once more the chunk of a task that failed or was preempted, and
-// merges the journals into the gradebook with the local grader's `gather` step. See README.md.
+// `workbook grade --slurm`: a class graded by one Slurm array job, each task grading its chunk
+// of the submissions with the local grader into a journal of its own; `--wait` follows the tasks,
+// submits an unfinished chunk once more and merges the journals into the gradebook (README.md).
 #pragma once
 
 #include "grade.hpp"
