@@ -330,6 +330,9 @@ int collect(const Workspace& ws, const GradeOptions& given) {
     }
     // What no attempt graded is reported per submission, with the task's last words.
     o.step = GradeOptions::Step::gather;
+    for (const auto& name : submission_names(o.submissions, o.roster))
+        o.not_graded[name] = "it is not in the Slurm job (added to SUBMISSIONS after `--slurm` listed the class): "
+                             "grade it into another --out";
     std::vector<double> seconds;
     for (std::size_t k = 0; k < job.tasks(); ++k) {
         const auto missing = missing_of(job, k, in_class_journal);

@@ -146,6 +146,16 @@ grep -qx "alice,alice,2.00,2.00,2.00" "$work/norace2-out/gradebook.csv" && grep 
     fail "with --no-race-check: $(cat "$work/norace2-out/gradebook.csv")"
 echo "ok: tasks refuse to grade without Oclgrind, are reported per submission; --no-race-check reaches them"
 
+# Collecting again changes nothing graded; a submission added after --slurm is named, not lost.
+cp -r "$subs/alice" "$subs/zoe"
+if "$wb" grade --out "$out" > "$work/late.log" 2>&1; then fail "a submission no task graded was not reported"; fi
+grep -q "merged 0 graded submission(s)" "$work/late.log" || fail "collecting again merged something: $(cat "$work/late.log")"
+grep -qx "zoe,zoe,0.00,0.00,0.00,3.00" "$out/gradebook.csv" && grep -q "added to SUBMISSIONS after" "$out/results/zoe.json" ||
+    fail "the late submission is not reported: $(cat "$out/gradebook.csv")"
+cmp <(grep -v '^zoe,' "$out/gradebook.csv") "$local_out/gradebook.csv" || fail "collecting again changed the gradebook"
+rm -rf "$subs/zoe"
+echo "ok: collecting again is idempotent; a submission added later is reported, not lost"
+
 # Misuse is explained.
 if "$wb" grade "$subs" --out "$out" --slurm > "$work/again.log" 2>&1; then fail "a second --slurm into one folder was taken"; fi
 grep -q "already holds a Slurm grading run" "$work/again.log" || fail "$(cat "$work/again.log")"
