@@ -75,7 +75,7 @@ cat "$work/submit.log"
 job=$(sed -n 's/^submitted Slurm job \([0-9]*\).*/\1/p' "$work/submit.log")
 [ -n "$job" ] || fail "no job id in the submission's output"
 # A preemption: task 0 (alice, anna) cancelled once it has graded alice and is grading anna.
-for _ in $(seq 1500); do
+for _ in $(seq 3000); do  # up to 5 minutes on a loaded machine
     [ -f "$out/slurm/task-0/journal.jsonl" ] && [ "$(wc -l < "$out/slurm/task-0/journal.jsonl")" -ge 1 ] && break
     sleep 0.1
 done
