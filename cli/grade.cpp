@@ -5,6 +5,7 @@
 #include "grade.hpp"
 
 #include "calibrate.hpp"
+#include "grade_slurm.hpp"
 
 
 #include "workbook/errors.hpp"
@@ -204,7 +205,7 @@ std::vector<Submission> find_submissions(const fs::path& dir, const fs::path& ro
 // ---- grades ---------------------------------------------------------------------------------
 
 struct ExerciseGrade {
-    std::string id, status;  // passed, failed, build failed, no evidence, timed out, crashed, race, not submitted, ambiguous, refused, too large
+    std::string id, status;  // passed, failed, build failed, no evidence, timed out, crashed, race, not submitted, ambiguous, refused, too large, not graded (Slurm)
     double score = 0, max = 0;
     std::string output;
 };
@@ -237,6 +238,27 @@ SubmissionGrade from_json(const json& j) {
     for (const auto& e : j.at("exercises"))
         g.exercises.push_back({e.at("id"), e.at("status"), e.at("score"), e.at("max"), e.at("output")});
     return g;
+}
+
+// A journal's whole records, in order; `whole_bytes` gets how many bytes they fill. A kill can
+// land in the middle of an append: a torn or damaged record ends the journal there.
+std::vector<SubmissionGrade> read_journal(const fs::path& file, std::size_t* whole_bytes = nullptr) {
+    const std::string text = read_file_or_empty(file);
+    std::vector<SubmissionGrade> out;
+    std::size_t good = 0;
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) break;  // no newline: torn
+        try {
+            out.push_back(from_json(json::parse(text.substr(at, end - at))));
+            good = end + 1;
+        } catch (...) {
+            break;  // a damaged record: it and whatever follows are graded again
+        }
+        at = end + 1;
+    }
+    if (whole_bytes) *whole_bytes = good;
+    return out;
 }
 
 }  // namespace
@@ -327,19 +349,29 @@ public:
         // namespaces the runner, another user, must read none of it (results, evidence, the seed).
         ::umask(077);
         read_config();
+        if (o_.step == GradeOptions::Step::prepare) return exit_ok;
         check_sandbox();
         check_race_pass();
         read_calibration_result();
+        if (o_.step == GradeOptions::Step::gather) return gather();
         // A run killed part-way (the journal resumes it) leaves mounts and cgroups behind.
-        for (const auto& line : grading::reclaim_leftovers(o_.out / "work")) say(line);
+        for (const auto& line : grading::reclaim_leftovers(base() / "work")) say(line);
         budget_support_ = std::make_unique<grading::BudgetSupport>(o_.budget);
         say(budget_support_->describe());
-        fs::create_directories(o_.out / "work");
+        fs::create_directories(base() / "work");
         // The runners' users reach their scratch folders under work/ and can list nothing on the way.
         const auto pass_through = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;
         fs::permissions(o_.out, pass_through);
-        fs::permissions(o_.out / "work", pass_through);
-        const auto subs = find_submissions(o_.submissions, o_.roster);
+        if (o_.step == GradeOptions::Step::part) {  // out/slurm/task-K/work/
+            fs::permissions(o_.out / "slurm", pass_through);
+            fs::permissions(base(), pass_through);
+        }
+        fs::permissions(base() / "work", pass_through);
+        auto subs = find_submissions(o_.submissions, o_.roster);
+        if (o_.step == GradeOptions::Step::part)  // one task of a Slurm array: its chunk only
+            std::erase_if(subs, [&](const Submission& s) {
+                return std::find(o_.part_names.begin(), o_.part_names.end(), s.name) == o_.part_names.end();
+            });
         load_journal();
         std::vector<const Submission*> todo;
         for (const auto& s : subs)
@@ -350,6 +382,7 @@ public:
             reference_runs();
             grade(todo);
         }
+        if (o_.step == GradeOptions::Step::part) return exit_ok;  // the gather writes the outputs
         std::vector<SubmissionGrade> all;
         for (const auto& s : subs) all.push_back(done_.at(s.name));
         write_outputs(all);
@@ -362,6 +395,45 @@ private:
     void say(const std::string& s) const {
         if (!o_.quiet) fmt::print("{}\n", s);
         std::fflush(stdout);
+    }
+
+    // Where this process keeps its journal, scratch folders and reference runs: the output folder,
+    // or for a task of a Slurm array its own folder in there (tasks never share a file).
+    fs::path base() const { return o_.step == GradeOptions::Step::part ? o_.out / "slurm" / o_.part : o_.out; }
+
+    // A Slurm run's tasks (grade_slurm.cpp) each wrote a journal of their own: what the journal
+    // lacks of theirs goes into it, then the outputs are written as a local run writes them.
+    int gather() {
+        const auto subs = find_submissions(o_.submissions, o_.roster);
+        load_journal();
+        std::vector<fs::path> parts;
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(o_.out / "slurm", ec))
+            if (fs::exists(e.path() / "journal.jsonl")) parts.push_back(e.path() / "journal.jsonl");
+        std::sort(parts.begin(), parts.end());
+        int merged = 0, missing = 0;
+        for (const auto& file : parts)
+            for (const auto& g : read_journal(file))
+                if (!done_.count(g.name)) append_journal(g), ++merged;
+        std::vector<SubmissionGrade> all;
+        for (const auto& s : subs) {
+            if (const auto it = done_.find(s.name); it != done_.end()) {
+                all.push_back(it->second);
+                continue;
+            }
+            const auto why = o_.not_graded.count(s.name) ? o_.not_graded.at(s.name) : std::string("no task graded it");
+            SubmissionGrade g{s.name, s.student, {}, {"not graded: " + cap(why, 4000)}};
+            for (const Exercise* ex : exercises_)
+                g.exercises.push_back({ex->id, "not graded", 0, weight(*ex), "not graded: " + cap(why, 4000)});
+            all.push_back(g);
+            ++missing;
+        }
+        write_outputs(all);
+        say(fmt::format("merged {} graded submission(s) from {} task journal(s); gradebook: {}", merged, parts.size(),
+                        (o_.out / "gradebook.csv").string()));
+        if (missing == 0) return exit_ok;
+        fmt::print(stderr, "{} of {} submission(s) were not graded; their rows and reports say why.\n", missing, subs.size());
+        return exit_wrong_result;
     }
 
     // The seed stays the same across restarts (same inputs, same gradebook); the nonce is fresh.
@@ -380,12 +452,20 @@ private:
         const fs::path secret = o_.out / "secret.toml";
         if (fs::exists(secret)) {
             seed_ = static_cast<std::uint64_t>(toml::parse_file(secret.string())["seed"].value_or(int64_t{0}));
-        } else if (seed_ == 0) {
-            std::random_device rd;
-            seed_ = (static_cast<std::uint64_t>(rd()) << 20) ^ rd();
-            seed_ &= 0x7fffffffffffULL;
+            if (seed_ == 0) throw Error(fmt::format("{} holds no seed: restore it, or grade into a new --out", secret.string()));
+        } else if (o_.step == GradeOptions::Step::part || o_.step == GradeOptions::Step::gather) {
+            // A Slurm task never makes a seed of its own: the submitting step kept the class's there.
+            throw Error(fmt::format("{} is missing: the tasks of a Slurm run read the class's seed there (is the output "
+                                    "folder on a file system the nodes share?)",
+                                    secret.string()));
+        } else {
+            if (seed_ == 0) {
+                std::random_device rd;
+                seed_ = (static_cast<std::uint64_t>(rd()) << 20) ^ rd();
+                seed_ &= 0x7fffffffffffULL;
+            }
+            write_text(secret, fmt::format("# The secret seed of this grading run (keep it from students).\nseed = {}\n", seed_));
         }
-        write_text(secret, fmt::format("# The secret seed of this grading run (keep it from students).\nseed = {}\n", seed_));
         nonce_ = random_hex(16);
     }
 
@@ -406,6 +486,7 @@ private:
             fmt::print(stderr, "WARNING: {}\n", race_note_);
             return;
         }
+        if (o_.step == GradeOptions::Step::gather) return;  // the tasks, which ran the tests, checked
         const auto a = race::availability();
         if (!a.on)
             throw Error(fmt::format("the race pass cannot run: {}.\nFix: apt-get install oclgrind, or pass "
@@ -430,6 +511,7 @@ private:
     }
 
     void check_sandbox() {
+        if (o_.step == GradeOptions::Step::gather) return;  // nothing runs here
         const std::string problem = grading::sandbox_problem();
         if (!problem.empty() && !o_.no_sandbox)
             throw Error(fmt::format("the sandbox cannot run: {}.\nFix that, or pass --no-sandbox to grade with "
@@ -447,31 +529,19 @@ private:
         }
     }
 
-    fs::path journal() const { return o_.out / "journal.jsonl"; }
+    fs::path journal() const { return base() / "journal.jsonl"; }
 
-    // A kill can land in the middle of an append: the journal then ends in a torn record. Only
-    // whole records count, and the file is cut back to the last of them, so the next append starts
-    // on a line of its own (that submission is graded again, once).
+    // Only whole records count (read_journal), and the file is cut back to the last of them, so the
+    // next append starts on a line of its own (a torn record's submission is graded again, once).
     void load_journal() {
-        const std::string text = read_file_or_empty(journal());
         std::size_t good = 0;
-        for (std::size_t at = 0; at < text.size();) {
-            const std::size_t end = text.find('\n', at);
-            if (end == std::string::npos) break;  // no newline: torn
-            try {
-                const auto g = from_json(json::parse(text.substr(at, end - at)));
-                done_[g.name] = g;
-                good = end + 1;
-            } catch (...) {
-                break;  // a damaged record: it and whatever follows are graded again
-            }
-            at = end + 1;
-        }
-        if (good < text.size()) {
-            std::error_code ec;
+        for (auto& g : read_journal(journal(), &good)) done_[g.name] = std::move(g);
+        std::error_code ec;
+        const auto size = fs::exists(journal()) ? fs::file_size(journal(), ec) : 0;
+        if (good < size) {
             fs::resize_file(journal(), good, ec);
             say(fmt::format("journal: dropped a torn last record ({} bytes); that submission is graded again",
-                            text.size() - good));
+                            size - good));
         }
     }
 
@@ -560,7 +630,7 @@ private:
 
     void reference_runs() {
         for (const Exercise* ex : exercises_) {
-            const fs::path file = o_.out / "reference" / (ex->dir() + ".txt");
+            const fs::path file = base() / "reference" / (ex->dir() + ".txt");
             fs::create_directories(file.parent_path());
             fs::remove(file);
             const auto r = run_process({(ws_.build() / "bin" / ("test-" + ex->dir() + "-solution")).string()},
@@ -579,7 +649,7 @@ private:
     Prepared prepare(const Submission& s, int uid) {
         Prepared p;
         p.uid = uid;
-        p.scratch = fs::absolute(o_.out / "work" / s.name);
+        p.scratch = fs::absolute(base() / "work" / s.name);
         remove_scratch(p.scratch);
         fs::create_directories(p.scratch);
         // The submission's own user alone may enter its scratch folder.
@@ -762,7 +832,7 @@ private:
         spec.checker = (ws_.build() / "bin" / ("test-" + ex.dir() + "-starter")).string();
         spec.runner = p.binary.at(ex.id).string();
         spec.kernel_dir = dir;
-        spec.evidence = fs::absolute(o_.out / "evidence" / ("evidence-" + random_hex(8)));
+        spec.evidence = fs::absolute(base() / "evidence" / ("evidence-" + random_hex(8)));
         spec.seed = seed_;
         spec.nonce = nonce_;
         spec.reference = reference_.at(ex.id);
@@ -839,10 +909,12 @@ private:
                     try {
                         // A user per submission, and a range per grading run: two runs at once (two courses on
                         // one machine) must not share a user, whose process limit one fork bomb fills.
-                        p = prepare(*todo[i], 200000 + (::getpid() % 1000) * 10000 + static_cast<int>(i % 10000));
+                        // (A Slurm task's block comes from its index: tasks of one array never share one.)
+                        const int block = o_.uid_block >= 0 ? o_.uid_block % 1000 : ::getpid() % 1000;
+                        p = prepare(*todo[i], 200000 + block * 10000 + static_cast<int>(i % 10000));
                     } catch (const std::exception& e) {
                         p = Prepared{};
-                        p.scratch = fs::absolute(o_.out / "work" / todo[i]->name);
+                        p.scratch = fs::absolute(base() / "work" / todo[i]->name);
                         for (const Exercise* ex : exercises_) p.problem[ex->id] = cap(std::string("build failed: ") + e.what(), 4000);
                     }
                     std::lock_guard lock(m);
@@ -998,6 +1070,24 @@ void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
 
 }  // namespace
 
-int run_grade(const Workspace& ws, const GradeOptions& options) { return Grader(ws, options).run(); }
+int run_grade_step(const Workspace& ws, const GradeOptions& options) { return Grader(ws, options).run(); }
+
+int run_grade(const Workspace& ws, const GradeOptions& options) {
+    // On a cluster, or collecting what its tasks graded: the Slurm driver runs the steps.
+    if (slurm_involved(options)) return run_grade_slurm(ws, options);
+    return run_grade_step(ws, options);
+}
+
+std::vector<std::string> submission_names(const fs::path& dir, const fs::path& roster) {
+    std::vector<std::string> names;
+    for (const auto& s : find_submissions(dir, roster)) names.push_back(s.name);
+    return names;
+}
+
+std::vector<std::string> journal_names(const fs::path& out) {
+    std::vector<std::string> names;
+    for (const auto& g : read_journal(out / "journal.jsonl")) names.push_back(g.name);
+    return names;
+}
 
 }  // namespace workbook::cli

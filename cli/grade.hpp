@@ -12,6 +12,7 @@
 #include "workspace.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,38 @@ struct GradeOptions {
     fs::path calibration;              // a `workbook calibrate --json` result to include in the reports
     bool quiet = false;
     grading::BudgetLimits budget;      // per submission as a whole: memory, processes, disk, files
+
+    // On a Slurm cluster (grade_slurm.hpp): what the command line asks for.
+    struct Slurm {
+        bool submit = false;             // --slurm: one array job, a task per chunk of submissions
+        bool wait = false;               // --wait: until the tasks end, then merge into the gradebook
+        bool task = false;               // (hidden) --slurm-task: this process is one of the array's tasks
+        std::string partition, gres;     // passed to sbatch
+        int array_limit = 0;             // tasks running at once; 0: as many as Slurm gives
+        int per_task = 1;                // submissions per task
+    } slurm;
+
+    // Which part of a grading run this process does; the Slurm driver sets it, never the command line.
+    enum class Step {
+        all,      // grade what the journal lacks and write the outputs (a local run)
+        prepare,  // keep the class's secret seed in `out` and list the submissions; grade nothing
+        part,     // grade `part_names` only, into out/slurm/<part>/ (own journal, scratch, references)
+        gather,   // grade nothing: merge out/slurm/*/journal.jsonl into the journal, write the outputs
+    } step = Step::all;
+    std::string part;                              // with Step::part: e.g. "task-3"
+    std::vector<std::string> part_names;           // with Step::part: the submissions it grades
+    int uid_block = -1;                            // with Step::part: its block of users (else by process id)
+    std::map<std::string, std::string> not_graded; // with Step::gather: submission -> why no task graded it
 };
 
 int run_grade(const Workspace& ws, const GradeOptions& options);
+// One step of grading (GradeOptions::step) as the local grader does it; run_grade() starts here or
+// in the Slurm driver.
+int run_grade_step(const Workspace& ws, const GradeOptions& options);
+// The names the grader gives the submissions in `dir` (sorted; duplicates refused, as grading does).
+std::vector<std::string> submission_names(const fs::path& dir, const fs::path& roster);
+// The names that `out`'s journal holds (a finished local run, or a gather).
+std::vector<std::string> journal_names(const fs::path& out);
 
 // One exercise's evidence file, judged against the solution's: the share of the expected test
 // cases that passed, or a reason it counts for nothing. Exposed for the unit tests.

@@ -159,7 +159,8 @@ int main(int argc, char** argv) {
     cli::GradeOptions grade_options;
     auto* grade = app.add_subcommand("grade", "instructors: grade a folder of submissions into a gradebook");
     grade->add_option("SUBMISSIONS", grade_options.submissions,
-                      "a folder holding one folder, .zip, .tar or .tar.gz per student")->required();
+                      "a folder holding one folder, .zip, .tar or .tar.gz per student (not needed to collect a "
+                      "--slurm run)");
     grade->add_option("--out", grade_options.out, "where the gradebook, reports and journal go")->required();
     grade->add_option("--jobs", grade_options.jobs, "submissions prepared and compiled in parallel")
         ->capture_default_str()->check(CLI::Range(1, 64));
@@ -190,6 +191,26 @@ int main(int argc, char** argv) {
                       "reports: how many planted bugs this grading catches")
         ->check(CLI::ExistingFile);
     grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
+    auto* slurm = grade->add_flag("--slurm", grade_options.slurm.submit,
+                                  "grade on a Slurm cluster: submit one array job (a task per --per-task submissions, "
+                                  "each graded as here) through sbatch and return; collect with --wait");
+    grade->add_flag("--wait", grade_options.slurm.wait,
+                    "with --slurm, or alone with --out DIR of a --slurm run: follow its tasks (squeue), submit once "
+                    "more a task that failed or was preempted, then merge their journals into the gradebook and "
+                    "reports (so does `workbook grade --out DIR`)");
+    grade->add_option("--partition", grade_options.slurm.partition, "the Slurm partition for the tasks (sbatch --partition)")
+        ->needs(slurm);
+    grade->add_option("--gres", grade_options.slurm.gres,
+                      "generic resources per task, e.g. gpu:1 to grade on GPU nodes (sbatch --gres)")
+        ->needs(slurm);
+    grade->add_option("--array-limit", grade_options.slurm.array_limit,
+                      "at most this many tasks at once (sbatch --array=...%N; default: as many as Slurm gives)")
+        ->needs(slurm)->check(CLI::PositiveNumber);
+    grade->add_option("--per-task", grade_options.slurm.per_task,
+                      "submissions graded by one task (more per task: fewer jobs, longer tasks)")
+        ->capture_default_str()->needs(slurm)->check(CLI::Range(1, 100000));
+    grade->add_flag("--slurm-task", grade_options.slurm.task, "(internal: what each task of a --slurm job runs)")
+        ->group("");
     cli::CalibrateOptions calibrate_options;
     auto* calibrate = app.add_subcommand(
         "calibrate", "instructors: what grading catches on this device (the suite's planted bugs and correct variants)");

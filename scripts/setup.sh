@@ -16,6 +16,7 @@ packages=(
   pandoc wkhtmltopdf poppler-utils fonts-dejavu-core               # slides: HTML, PDF, the check
   libsqlitecpp-dev libcpp-httplib-dev chromium                     # the contest: database, web server, page test
   libutf8proc-dev libssl-dev python3                               # the contest: aliases (NFKC), tokens (SHA-256), server tests
+  slurmctld slurmd munge                                           # grading on a cluster: the Slurm test
 )
 missing=()
 for p in "${packages[@]}"; do
