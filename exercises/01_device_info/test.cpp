@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -121,7 +122,13 @@ TEST_CASE("01_device_info: every platform and device, with the right properties"
             CHECK(gd.type == device_value<cl_device_type>(d, CL_DEVICE_TYPE));
             CHECK(gd.compute_units == device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS));
             CHECK(gd.max_work_group_size == device_value<std::size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE));
-            CHECK(gd.global_mem_bytes == device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE));
+            // PoCL's global memory size for a CPU can differ between two processes (seen on a busy
+            // GPU node: 3,997,814,784 bytes in the runner, 4,199,141,376 here): within 10% is the
+            // same query; a wrong field is off by orders of magnitude.
+            const auto global = static_cast<double>(device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE));
+            CHECK_MESSAGE(std::abs(static_cast<double>(gd.global_mem_bytes) - global) <= 0.1 * global,
+                          fmt::format("global memory: {} bytes listed; OpenCL says {}", gd.global_mem_bytes,
+                                      static_cast<cl_ulong>(global)));
             CHECK(gd.local_mem_bytes == device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE));
         }
     }
