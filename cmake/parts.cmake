@@ -49,11 +49,12 @@ function(workbook_report_parts)
   foreach(part IN LISTS parts)
     string(APPEND text "\n  - ${part}")
   endforeach()
-  string(APPEND text "\nThe exercises and the `workbook` command do not need them. To build them too, install\n"
-                     "  apt-get install ${packages}   (as root, or with sudo)\n"
-                     "and run scripts/setup.sh again; scripts/setup.sh --all installs them itself.")
+  string(APPEND text "\nThe exercises and the `workbook` command do not need them. To build them too, run as\n"
+                     "root (or with sudo):\n  apt-get install ${packages}\n"
+                     "then scripts/setup.sh again; or scripts/setup.sh --all, which installs them itself.")
   if(WORKBOOK_REQUIRE_ALL)
-    message(FATAL_ERROR "WORKBOOK_REQUIRE_ALL is ON (the test suite's build) but a part is missing.\n${text}")
+    message(FATAL_ERROR "WORKBOOK_REQUIRE_ALL is ON (scripts/setup.sh --all, the test suite's build): no part may be "
+                        "left out.\n${text}")
   endif()
   message(NOTICE "${text}")
 endfunction()
