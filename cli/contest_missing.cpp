@@ -11,7 +11,9 @@ namespace workbook::cli {
 
 std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     contest = app.add_subcommand("contest", "the matmul contest (not in this build: see `workbook contest`)");
-    contest->prefix_command();  // whatever follows is the message's business, not a parse error
+    // Whatever follows (`--help` too) reaches the message below instead of a parse error.
+    contest->prefix_command();
+    contest->set_help_flag();
     return [] {
         fmt::print(stderr,
                    "workbook contest is not in this build: its libraries were not installed when it was configured.\n"
