@@ -33,6 +33,10 @@ struct GradeOptions {
 
 int run_grade(const Workspace& ws, const GradeOptions& options);
 
+// Whether `program` is an executable file in a folder of PATH: the grader's tools (unzip, zip)
+// come with `scripts/setup.sh --all`, not with the student's set-up, so they are checked first.
+bool on_path(const std::string& program);
+
 // One exercise's evidence file, judged against the solution's: the share of the expected test
 // cases that passed, or a reason it counts for nothing. Exposed for the unit tests.
 struct Verdict {
