@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <chrono>
@@ -42,6 +43,14 @@ namespace workbook::cli {
 using json = nlohmann::json;
 using grading::Sandbox;
 using namespace std::chrono_literals;
+
+bool on_path(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');)
+        if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+    return false;
+}
 
 namespace {
 
@@ -199,6 +208,11 @@ std::vector<Submission> find_submissions(const fs::path& dir, const fs::path& ro
                                     "one) and grade again",
                                     out[i].name, sanitize(out[i - 1].path.filename().string(), 300),
                                     sanitize(out[i].path.filename().string(), 300)));
+    // Without unzip every zipped submission would score 0 for a failed unpacking: refuse instead.
+    if (std::any_of(out.begin(), out.end(), [](const auto& s) { return s.path.extension() == ".zip"; }) &&
+        !on_path("unzip"))
+        throw Error("some submissions are .zip files and unzip is not installed: apt-get install unzip (or "
+                    "scripts/setup.sh --all), then grade again");
     return out;
 }
 

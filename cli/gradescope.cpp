@@ -1,6 +1,8 @@
 // Building the Gradescope autograder zip (see gradescope.hpp).
 #include "gradescope.hpp"
 
+#include "grade.hpp"
+
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"
 
@@ -14,6 +16,7 @@ int make_gradescope_package(const Workspace& ws, const fs::path& zip) {
     using namespace std::chrono_literals;
     const fs::path out = fs::absolute(zip);
     const fs::path staging = fs::temp_directory_path() / fmt::format("workbook-gradescope-{}", ::getpid());
+    if (!on_path("zip")) throw Error("zip is not installed: apt-get install zip (or scripts/setup.sh --all)");
     fs::remove_all(staging);
     fs::create_directories(staging);
     // The source without build trees or the student state; the two scripts at the top.

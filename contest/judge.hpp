@@ -2,15 +2,12 @@
 //
 // A submission is a .cl file holding `__kernel void mmul(const int N, __global const float* A,
 // __global const float* B, __global float* C, ...)` (the ladder's signature; any further
-// arguments are __local float buffers) and its launch, declared in comment lines:
-//   // contest: global = roundup(N, 16), roundup(N, 16)
-//   // contest: local = 16, 16
-//   // contest: local_floats = 256, 256          (one size, in floats, per __local argument)
-//   // contest: options = -cl-fast-relaxed-math  (build options; optional)
-// Sizes are integer expressions of N with + - * / % ( ) and roundup(x, m), cdiv(x, m).
+// arguments are __local float buffers) and its launch, declared in comment lines
+// (declaration.hpp).
 #pragma once
 
 #include "contest/db.hpp"
+#include "contest/declaration.hpp"
 
 #include "workbook/matmul.hpp"
 
@@ -22,20 +19,8 @@
 
 namespace workbook::contest {
 
-struct Declaration {
-    std::vector<std::string> global, local, local_floats;  // expressions
-    std::string options;
-};
-
-// Parses the declaration lines; throws workbook::Error naming the line and the problem.
-Declaration parse_declaration(const std::string& source);
-// Evaluates one size expression for N; throws workbook::Error on a bad expression.
-long evaluate(const std::string& expression, long n);
-// The declared launch for N; throws workbook::Error when a size is not positive.
-matmul::Launch launch_geometry(const Declaration& declaration, int n);
-
 struct JudgeOptions {
-    int ranking_n = 1024;                  // GFLOPS are measured at this size
+    int ranking_n = default_ranking_n;     // GFLOPS are measured at this size
     std::vector<int> public_sizes = {1, 17, 100, 257};
     int secret_sizes = 2;                  // drawn per run from [33, 400]
     int warmups = 2, repeats = 7;

@@ -1,7 +1,7 @@
 // Choosing and writing the instructor's tuned kernel (see reference.hpp).
 #include "contest/reference.hpp"
 
-#include "contest/judge.hpp"
+#include "contest/declaration.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/kernels.hpp"
@@ -247,7 +247,7 @@ ReferenceParams reference_params(const cl::Device& device, int n, std::string* f
 }
 
 ReferenceParams reference_params(const cl::Device& device, std::string* from) {
-    return reference_params(device, JudgeOptions{}.ranking_n, from);
+    return reference_params(device, default_ranking_n, from);
 }
 
 void store_tuning(const cl::Device& device, const ReferenceParams& p, double gflops, int n) {

@@ -1,34 +1,73 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the workbook needs (only those missing), then configures and
-# builds everything into build/. Both set-up commands of the README start with this script.
+# builds into build/. The README's two set-up commands start with this script:
+#   scripts/setup.sh        the student's packages: the exercises, their tests and `workbook`
+#   scripts/setup.sh --all  also the instructor's and the test suite's (grader, contest, slides,
+#                           bench rows); the build must then hold every part, or configure fails
+# Not root: sudo installs what is missing; without sudo the script names the packages and the one
+# command for an administrator. When nothing is missing it asks for no privilege at all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(
-  cmake make g++ pkg-config
+all=OFF
+case "$*" in
+  "") ;;
+  --all) all=ON ;;
+  *) echo "usage: scripts/setup.sh [--all]" >&2; exit 2 ;;
+esac
+
+# What a student needs: build the exercises, run their demos and graded tests, and `workbook`
+# (watch, check with its race check under Oclgrind, hints, progress).
+student=(
+  cmake make g++
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo  # OpenCL loader and headers
   pocl-opencl-icd                                                  # the default device: the CPU
-  doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev
-  libopenblas-dev libclblast-dev                                   # the bench's BLAS rows (optional)
+  doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev          # graded tests, util layer, CLI
+  nlohmann-json3-dev                                               # `workbook`: the grader's JSON
   oclgrind                                                         # the race check
-  tmux procps                                                      # the CLI's watch-mode tests; pgrep in the grader's test
-  bubblewrap zip unzip nlohmann-json3-dev                          # the auto-checker: sandbox, zips, JSON
+)
+# The instructor's and the test suite's. Without them CMake leaves out the parts that need them
+# and says which (cmake/parts.cmake).
+rest=(
+  bubblewrap zip unzip procps python3                              # the grader: sandbox, zips; its tests
+  libsqlitecpp-dev libcpp-httplib-dev libutf8proc-dev libssl-dev pkg-config  # the contest
+  chromium                                                         # the contest page's test
+  libopenblas-dev libclblast-dev                                   # the bench's BLAS rows
   pandoc wkhtmltopdf poppler-utils fonts-dejavu-core               # slides: HTML, PDF, the check
-  libsqlitecpp-dev libcpp-httplib-dev chromium                     # the contest: database, web server, page test
-  libutf8proc-dev libssl-dev python3                               # the contest: aliases (NFKC), tokens (SHA-256), server tests
+  tmux                                                             # the CLI's watch-mode test
   slurmctld slurmd munge                                           # grading on a cluster: the Slurm test
 )
+packages=("${student[@]}")
+[ "$all" = ON ] && packages+=("${rest[@]}")
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   as_root=()
-  [ "$(id -u)" -ne 0 ] && as_root=(sudo)
+  if [ "$(id -u)" -ne 0 ]; then
+    # `sudo -v` asks for the password once; it fails where this account may not use sudo.
+    if command -v sudo >/dev/null && sudo -v; then
+      as_root=(sudo)
+    else
+      again="scripts/setup.sh"
+      [ "$all" = ON ] && again+=" --all"
+      cat >&2 <<EOF
+scripts/setup.sh: ${#missing[@]} Debian package(s) missing: ${missing[*]}
+Installing them needs root, and this account cannot use sudo. Ask an administrator to run:
+
+  apt-get install ${missing[*]}
+
+then run $again again (it builds without any privilege once nothing is missing).
+EOF
+      exit 1
+    fi
+  fi
   echo "Installing: ${missing[*]}"
   "${as_root[@]}" apt-get update
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y "${missing[@]}"
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWORKBOOK_REQUIRE_ALL="$all"
 cmake --build build -j"$(nproc)"

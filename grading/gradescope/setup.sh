@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Gradescope runs this once when it builds the autograder image: install the packages and
-# build the workbook from the source shipped in this zip (at /autograder/source).
+# build the workbook from the source shipped in this zip (at /autograder/source). The student's
+# packages build the checker; bubblewrap is the sandbox run_autograder uses where the container
+# allows its namespaces (the rest of `scripts/setup.sh --all`, the contest and the test suite's
+# tools, has no use here).
 set -euo pipefail
 cd "$(dirname "$0")"
+if ! dpkg-query -W -f='${Status}' bubblewrap 2>/dev/null | grep -q "install ok installed"; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y bubblewrap
+fi
 scripts/setup.sh
