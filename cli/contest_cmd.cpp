@@ -112,7 +112,14 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     auto* judge = contest->add_subcommand("judge", "judge queued submissions on the device WORKBOOK_* chooses");
     judge->add_flag("--loop", a->loop, "keep waiting for new submissions");
     judge->add_option("--n", a->judge.ranking_n, "the ranking size N")->capture_default_str();
-    judge->add_option("--repeats", a->judge.repeats, "timed launches")->capture_default_str();
+    judge->add_option("--repeats", a->judge.repeats, "timed launches, spread over the sittings")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    judge->add_option("--sittings", a->judge.sittings,
+                      "runner processes the timed launches are spread over (a process's own luck then shows in "
+                      "the entry's spread)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 8));
     judge->add_option("--gradescope", a->gradescope,
                       "write Gradescope's results.json (score and GFLOPS leaderboard) for the last judged submission");
     judge->add_option("--time-limit", a->time_limit_s, "seconds for the whole check of one submission")
@@ -139,6 +146,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     run_one->add_option("--secret-sizes", a->run_one.secret_sizes);
     run_one->add_option("--warmups", a->run_one.warmups);
     run_one->add_option("--repeats", a->run_one.repeats);
+    run_one->add_option("--sittings", a->run_one.sittings)->check(CLI::Range(1, 8));
     run_one->add_flag("--race-pass", a->run_one.race_pass);
     judge->add_flag("!--no-race-check", a->judge.race_check,
                     "judge without the Oclgrind race pass (refused otherwise when Oclgrind is missing; see README)");

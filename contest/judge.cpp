@@ -227,7 +227,8 @@ std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
                                      kernel.string(), "--verdict", verdict.string(),
                                      "--n", std::to_string(o.ranking_n), "--secret-sizes",
                                      std::to_string(o.secret_sizes), "--warmups", std::to_string(o.warmups),
-                                     "--repeats", std::to_string(o.repeats)};
+                                     "--repeats", std::to_string(o.repeats),
+                                     "--sittings", std::to_string(o.sittings)};
     for (int s : o.public_sizes) argv.insert(argv.end(), {"--size", std::to_string(s)});
     const std::vector<std::string> wrapper = runner_wrapper(work.runner(), o);
     const auto r = run_process(argv, o.time_limit, {"WORKBOOK_RUNNER_WRAPPER=" + joined(wrapper)}, 64 * 1024);

@@ -23,7 +23,9 @@ struct JudgeOptions {
     int ranking_n = default_ranking_n;     // GFLOPS are measured at this size
     std::vector<int> public_sizes = {1, 17, 100, 257};
     int secret_sizes = 2;                  // drawn per run from [33, 400]
-    int warmups = 2, repeats = 7;
+    // Timed launches: `repeats` in all, round-robin over `sittings` runner processes of the entry,
+    // each of which first runs `warmups` untimed (see run_one.cpp).
+    int sittings = 3, warmups = 1, repeats = 9;
     std::chrono::seconds time_limit{120};  // for the whole check of one submission
     // After a valid run, the race pass under Oclgrind (see race_check.hpp): a kernel that races,
     // reads local memory nobody wrote or reaches outside a buffer is rejected even when the

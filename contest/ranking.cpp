@@ -8,7 +8,7 @@ namespace workbook::contest {
 Spread spread(std::vector<double> values) {
     if (values.empty()) return {};
     std::sort(values.begin(), values.end());
-    const std::size_t k = values.size(), drop = k / 4;
+    const std::size_t k = values.size(), drop = k / 10;
     const double median = k % 2 ? values[k / 2] : (values[k / 2 - 1] + values[k / 2]) / 2;
     return {median, values[drop], values[k - 1 - drop]};
 }

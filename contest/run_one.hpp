@@ -13,7 +13,7 @@ struct RunOneOptions {
     std::string kernel_file, verdict_file;
     int n = 1024;
     std::vector<int> public_sizes;
-    int secret_sizes = 2, warmups = 2, repeats = 7;
+    int secret_sizes = 2, sittings = 3, warmups = 1, repeats = 9;  // warmups: per sitting
     // The race pass: correctness at a few small sizes only, no timing, meant to run under
     // Oclgrind (see race_check.hpp), which is too slow for the ranking size.
     bool race_pass = false;

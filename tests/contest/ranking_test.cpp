@@ -24,19 +24,19 @@ std::vector<Ranked> rank_of(const std::vector<Spread>& speeds) {
 
 }  // namespace
 
-TEST_CASE("spread: the median and the range of the middle values") {
-    const Spread seven = spread({1.10, 0.90, 1.00, 1.02, 0.98, 1.01, 0.99});
-    CHECK(seven.median == doctest::Approx(1.00));
-    CHECK(seven.low == doctest::Approx(0.98));   // 0.90, the lowest of seven, dropped
-    CHECK(seven.high == doctest::Approx(1.02));  // 1.10 dropped
-    const Spread three = spread({3, 1, 2});      // a quarter of three rounds to none dropped
-    CHECK(three.median == 2);
-    CHECK(three.low == 1);
-    CHECK(three.high == 3);
+TEST_CASE("spread: the median and nearly the whole range") {
+    const Spread nine = spread({1.10, 0.90, 1.00, 1.02, 0.98, 1.01, 0.99, 0.97, 1.03});
+    CHECK(nine.median == doctest::Approx(1.00));
+    CHECK(nine.low == doctest::Approx(0.90));   // a tenth of nine rounds to none dropped
+    CHECK(nine.high == doctest::Approx(1.10));
+    const Spread twenty = spread({1.5, 0.5, 1.4, 0.6, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+                                  1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 1.1});
+    CHECK(twenty.low == doctest::Approx(0.9));  // two of twenty dropped at each end
+    CHECK(twenty.high == doctest::Approx(1.1));
     const Spread four = spread({4, 1, 3, 2});
     CHECK(four.median == doctest::Approx(2.5));
-    CHECK(four.low == 2);
-    CHECK(four.high == 3);
+    CHECK(four.low == 1);
+    CHECK(four.high == 4);
     CHECK(spread({}).median == 0);
 }
 

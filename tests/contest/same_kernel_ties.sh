@@ -1,0 +1,37 @@
+#!/bin/bash
+# The same kernel judged five times, back to back, at the default ranking size: the board must
+# show the five tied (one rank, "=") or their ratios to the yardstick within 3% of each other.
+# GFLOPS alone drift with whatever else the machine runs; the ratio is what is ranked. And ties
+# must not swallow real differences: the instructor's tuned kernel, about 15 times faster on
+# PoCL, is queued too and must be ranked first, alone.
+#   same_kernel_ties.sh WORKBOOK SCRATCH SOURCE_DIR
+set -euo pipefail
+wb=$1 work=$2 src=$3
+export WORKBOOK_TUNING_FILE="$work/tuning.toml"  # this machine's stored tuning must not matter here
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+for i in 1 2 3 4 5; do
+    "$wb" contest --db t.db submit "$src/contest/examples/grace.cl" --alias "grace$i" > /dev/null
+done
+"$wb" contest --db t.db baseline --reference > /dev/null
+# The race pass is not what this measures (contest.judge covers it).
+"$wb" contest --db t.db judge --no-race-check > judge.log 2>&1 || fail "judging: $(cat judge.log)"
+"$wb" contest --db t.db board > board.txt
+cat board.txt
+ref_rank=$(grep -E "\(reference" board.txt | awk '{print $1}')
+[ "$ref_rank" = 1 ] || fail "the tuned reference kernel should be ranked 1, alone; its rank is '$ref_rank'"
+rows=$(grep -cE "^ +=?[0-9]+  grace[1-5] " board.txt || true)
+[ "$rows" = 5 ] || fail "expected five grace rows on the board, found $rows"
+ranks=$(grep -E "^ +=?[0-9]+  grace[1-5] " board.txt | awk '{print $1}' | sort -u)
+# Columns: rank alias ratio (lo-hi) gflops ...
+read -r lo hi < <(grep -E "^ +=?[0-9]+  grace[1-5] " board.txt | awk '{r = $3 + 0; if (min == "" || r < min) min = r; if (r > max) max = r} END {print min, max}')
+gflops=$(grep -E "^ +=?[0-9]+  grace[1-5] " board.txt | awk '{print $5}' | sort -n | tr '\n' ' ')
+echo "ranks: $(echo $ranks); ratios $lo to $hi; GFLOPS $gflops"
+if [ "$(echo "$ranks" | wc -l)" = 1 ] && [[ $ranks == =* ]]; then
+    echo "ok: the same kernel five times is shown tied (rank $ranks)"
+elif awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(lo > 0 && hi / lo <= 1.03) }'; then
+    echo "ok: the same kernel five times: ratios within 3% ($lo to $hi)"
+else
+    fail "the same kernel five times was ranked apart: ranks $(echo $ranks), ratios $lo to $hi"
+fi
