@@ -165,13 +165,9 @@ public:
         // No silent calibration without the race pass, as no silent grade (grade.cpp).
         std::string oclgrind;
         if (!o_.no_race_check) {
-            const auto a = race::availability();
-            if (!a.on)
-                throw Error(fmt::format("the race pass cannot run: {}.\nFix: apt-get install oclgrind, or pass "
-                                        "--no-race-check to calibrate the graded tests alone (the column \"only by "
-                                        "the race pass\" then reads \"off\")",
-                                        a.why_off));
-            oclgrind = a.command;
+            oclgrind = race::require_available("the", "to calibrate the graded tests alone (the column \"only "
+                                               "by the race pass\" then reads \"off\")")
+                           .command;
         }
         std::vector<Entry> entries;
         for (auto& e : read_manifest(manifest))

@@ -501,11 +501,7 @@ private:
             return;
         }
         if (o_.step == GradeOptions::Step::gather) return;  // the tasks, which ran the tests, checked
-        const auto a = race::availability();
-        if (!a.on)
-            throw Error(fmt::format("the race pass cannot run: {}.\nFix: apt-get install oclgrind, or pass "
-                                    "--no-race-check to grade without it (every report then says so)",
-                                    a.why_off));
+        race::require_available("the", "to grade without it (every report then says so)");
     }
 
     // What this grading catches, as `workbook calibrate` measured it (kept in the reports). Without

@@ -39,10 +39,7 @@ void check_race_pass(const JudgeOptions& o) {
                            "The board says \"race pass off\".\n");
         return;
     }
-    if (const auto why = race_check_skipped(o); !why.empty())
-        throw Error(fmt::format("the judge's race pass cannot run: {}.\nFix: apt-get install oclgrind, or pass "
-                                "--no-race-check to judge without it (the board then says so).",
-                                why));
+    race::require_available("the judge's", "to judge without it (the board then says so).");
 }
 
 namespace {

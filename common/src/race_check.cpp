@@ -158,6 +158,14 @@ Availability availability() {
     return {true, oclgrind, {}};
 }
 
+Availability require_available(const std::string& who, const std::string& without_it) {
+    auto a = availability();
+    if (!a.on)
+        throw Error(who + " race pass cannot run: " + a.why_off + ".\nFix: apt-get install oclgrind, or pass "
+                    "--no-race-check " + without_it);
+    return a;
+}
+
 Result check(const std::string& test, std::chrono::seconds timeout, const std::vector<std::string>& wrapper,
              const std::vector<std::string>& env) {
     return check_command({test}, timeout, wrapper, env);

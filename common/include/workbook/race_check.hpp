@@ -35,6 +35,11 @@ struct Availability {
 };
 Availability availability();
 
+// For the tools that grade or rank (grade, calibrate, the contest judge): availability(), or an
+// Error naming why the pass cannot run and the two ways on, where `without_it` says what
+// --no-race-check does in that tool ("to grade without it (every report then says so)").
+Availability require_available(const std::string& who, const std::string& without_it);
+
 struct Result {
     bool available = true;      // false: switched off or not installed (see skipped)
     std::string skipped;        // why it did not run
