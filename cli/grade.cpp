@@ -6,6 +6,7 @@
 
 #include "calibrate.hpp"
 #include "grade_slurm.hpp"
+#include "phase_times.hpp"
 
 
 #include "workbook/errors.hpp"
@@ -639,14 +640,18 @@ private:
     }
 
     void reference_runs() {
+        const PhaseTimes::Scope timed(phases_, "reference runs (once)");
         for (const Exercise* ex : exercises_) {
             const fs::path file = base() / "reference" / (ex->dir() + ".txt");
             fs::create_directories(file.parent_path());
             fs::remove(file);
+            // The instructor's kernels, built by this run into a cache of their own (see seed_kernel_cache).
+            const fs::path cache = kernel_cache(*ex);  // kept: PoCL keys it by source, options and device
+            fs::create_directories(cache);
             const auto r = run_process({(ws_.build() / "bin" / ("test-" + ex->dir() + "-solution")).string()},
                                        std::chrono::seconds(ex->time_limit_s * 2),
                                        {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_EVIDENCE_FILE=" + file.string(),
-                                        "WORKBOOK_EVIDENCE_NONCE=" + nonce_});
+                                        "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "POCL_CACHE_DIR=" + cache.string()});
             if (!r.passed() || !fs::exists(file))
                 throw Error(fmt::format("the solution of {} does not pass its own test on the secret seed ({}): "
                                         "fix the instructor's tree first\n{}",
@@ -656,7 +661,35 @@ private:
     }
 
 
+    fs::path kernel_cache(const Exercise& ex) const { return base() / "reference" / "kernel-cache" / ex.dir(); }
+
+    // On PoCL a kernel build costs about a second (it links the built-in library), most of a small
+    // exercise's graded test, and each submission's runner starts with an empty cache. Where every
+    // kernel file of an exercise is byte for byte the instructor's (host-only exercises, and
+    // students whose kernel is the solution's), the runner gets a copy of the cache the reference
+    // run built, and links nothing. Never otherwise: that cache holds the solution's compiled
+    // kernel. A copy, in the submission's own folder: nothing it writes reaches another.
+    void seed_kernel_cache(const Exercise& ex, const Prepared& p, const fs::path& dir) {
+        const fs::path cache = kernel_cache(ex);
+        if (!o_.kernel_cache || ex.kernels.empty() || !fs::is_directory(cache)) return;
+        for (const auto& k : ex.kernels) {
+            const bool edited = std::find(ex.edit.begin(), ex.edit.end(), k) != ex.edit.end();
+            const fs::path theirs = dir / fs::path(k).filename();
+            const fs::path ours = (edited ? ws_.solution_dir(ex) : ws_.exercise_dir(ex)) / k;
+            if (!fs::is_regular_file(theirs) || !fs::is_regular_file(ours) ||
+                read_file_or_empty(theirs) != read_file_or_empty(ours))
+                return;
+        }
+        const PhaseTimes::Scope timed(phases_, "seed kernel cache");
+        const fs::path target = p.scratch / ".pocl-cache";
+        std::error_code ec;
+        fs::copy(cache, target, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
+        if (ec) return;  // a slower build, nothing worse
+        run_process({"chown", "-R", "--no-dereference", fmt::format("{}:{}", p.uid, p.uid), target.string()}, 60s);
+    }
+
     Prepared prepare(const Submission& s, int uid) {
+        auto unpacking = std::make_unique<PhaseTimes::Scope>(phases_, "unpack and locate");
         Prepared p;
         p.uid = uid;
         p.scratch = fs::absolute(base() / "work" / s.name);
@@ -776,8 +809,12 @@ private:
         }
         // The upload is not needed past this point: its space goes to the builds.
         fs::remove_all(src, ec);
+        unpacking.reset();
         for (const Exercise* ex : exercises_)
-            if (!p.problem.count(ex->id)) compile(*ex, p, box);
+            if (!p.problem.count(ex->id)) {
+                const PhaseTimes::Scope timed(phases_, "compile host code");
+                compile(*ex, p, box);
+            }
         return p;
     }
 
@@ -848,7 +885,11 @@ private:
         spec.reference = reference_.at(ex.id);
         spec.limit_s = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
         spec.runner_wrapper = box.wrapper();
-        const GradedRun run = run_graded_test(spec);
+        seed_kernel_cache(ex, p, dir);
+        const GradedRun run = [&] {
+            const PhaseTimes::Scope timed(phases_, "graded tests");
+            return run_graded_test(spec);
+        }();
         const auto& r = run.process;
         g.output = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : "";
         g.output += cap(redact(r.output), 6000);
@@ -876,7 +917,10 @@ private:
                 Sandbox race_box = box;
                 race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},
                                                          {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
-                const auto race = run_race_pass(spec, race_box.wrapper());
+                const auto race = [&] {
+                    const PhaseTimes::Scope timed(phases_, "race pass (Oclgrind)");
+                    return run_race_pass(spec, race_box.wrapper());
+                }();
                 if (explain) {  // after the "graded from" lines, which every report starts with
                     const auto& from = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : std::string();
                     g.output.insert(g.output.rfind(from, 0) == 0 ? from.size() : 0,
@@ -969,9 +1013,12 @@ private:
                 }
             }
             append_journal(g);
-            prepared[i]->budget.reset();  // its processes stopped, its tmpfs unmounted
-            remove_scratch(prepared[i]->scratch);
-            prepared[i].reset();
+            {
+                const PhaseTimes::Scope timed(phases_, "clean up");
+                prepared[i]->budget.reset();  // its processes stopped, its tmpfs unmounted
+                remove_scratch(prepared[i]->scratch);
+                prepared[i].reset();
+            }
             {
                 std::lock_guard lock(m);
                 tested = i + 1;
@@ -982,6 +1029,11 @@ private:
             say(fmt::format("[{}/{}] {:<24} {:6.2f} / {:<6.2f} ({:.0f} s elapsed, about {:.0f} s to go)", i + 1,
                             todo.size(), g.name, g.total(), g.max(), elapsed, eta));
         }
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        say(fmt::format("\nwhere the time went ({} submission(s), {:.1f} s from the first preparation to the last "
+                        "test; phases on several threads add up to more):\n{}",
+                        todo.size(), wall, phases_.table(static_cast<int>(todo.size()))));
+        write_text(base() / "phases.json", phases_.json());
     }
 
     void write_outputs(const std::vector<SubmissionGrade>& all) const;
@@ -997,6 +1049,7 @@ private:
     std::string race_note_;  // non-empty: graded without the race pass, and why
     json calibration_;       // --calibration: what `workbook calibrate` measured; null without it
     std::unique_ptr<grading::BudgetSupport> budget_support_;
+    PhaseTimes phases_;  // where the time goes (phase_times.hpp)
     std::map<std::string, Recipe> recipes_;       // exercise id -> how its runner is built
     std::vector<std::string> workbook_paths_;     // what a sandbox mounts of the workbook
 };

@@ -26,6 +26,7 @@ struct GradeOptions {
     fs::path config;                   // TOML: secret_seed, [weights]
     fs::path roster;                   // CSV: submission name, student id
     bool no_sandbox = false;           // limits only, no namespaces (said loudly)
+    bool kernel_cache = true;          // seed_kernel_cache (grade.cpp); off only to measure what it saves
     bool no_race_check = false;        // grade without the race pass, knowingly (said in every report)
     fs::path calibration;              // a `workbook calibrate --json` result to include in the reports
     bool quiet = false;

@@ -1,0 +1,66 @@
+#!/bin/bash
+# Grading speed, before and after, on one class: N distinct whole-workbook submissions (default 40)
+# graded twice back to back, once with every runner building its kernels itself
+# (--no-kernel-cache) and once as `workbook grade` runs by default, then one table with each
+# phase side by side (phases.json, which every grading run writes).
+#   bench/grade_class.sh [N] [BUILD_DIR]      (as root: the grader's sandbox needs it)
+# The class: every student starts from the solutions; each one's host files carry a line of
+# their own (so no two compile alike), and every third student's kernels do too (so they are not
+# the instructor's, byte for byte). Scores must be full in both runs: the bench says so if not.
+set -euo pipefail
+n=${1:-40}
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${2:-$here/build}
+wb=$build/bin/workbook
+[ -x "$wb" ] || { echo "no $wb: build first (cmake --build $build)" >&2; exit 2; }
+work=$(mktemp -d /tmp/workbook-grade-bench-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+echo "making $n submissions in $work/class"
+for i in $(seq -w 1 "$n"); do
+    d=$work/class/student$i/exercises
+    mkdir -p "$d"
+    for sol in "$here"/solutions/*/; do
+        ex=$(basename "$sol")
+        mkdir -p "$d/$ex"
+        cp "$sol"* "$d/$ex/"
+        for f in "$d/$ex/"*.cpp; do [ -e "$f" ] && printf '\n// student %s\n' "$i" >> "$f"; done
+        if [ $((10#$i % 3)) = 0 ]; then
+            for f in "$d/$ex/"*.cl; do [ -e "$f" ] && printf '\n// student %s\n' "$i" >> "$f"; done
+        fi
+    done
+done
+
+run() {  # run NAME [grade flags]: grades the class into $work/NAME, prints its wall time
+    local name=$1; shift
+    local start end
+    start=$(date +%s.%N)
+    "$wb" grade "$work/class" --out "$work/$name" --quiet "$@" > "$work/$name.log" 2>&1 ||
+        { cat "$work/$name.log"; echo "grading ($name) failed" >&2; exit 1; }
+    end=$(date +%s.%N)
+    echo "$end - $start" | bc
+}
+echo "grading, before (--no-kernel-cache) ..."
+before=$(run before --no-kernel-cache)
+echo "grading, after ..."
+after=$(run after)
+
+for r in before after; do  # total (second-to-last column) short of max (the last)
+    short=$(awk -F, 'NR > 1 && $(NF - 1) != $NF {print $2}' "$work/$r/gradebook.csv" | head -3 | tr '\n' ' ')
+    [ -z "$short" ] || echo "WARNING ($r): not full marks: $short(see $work/$r/reports)" >&2
+done
+
+python3 - "$work" "$n" "$before" "$after" <<'EOF'
+import json, sys
+work, n, before, after = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+b = json.load(open(f"{work}/before/phases.json"))
+a = json.load(open(f"{work}/after/phases.json"))
+print(f"\n{n} submissions; seconds per phase summed over threads (preparing runs beside testing)")
+print(f"{'phase':<28} {'before':>9} {'after':>9} {'per sub. before':>16} {'per sub. after':>15}")
+for phase in list(dict.fromkeys(list(b) + list(a))):
+    sb = b.get(phase, {}).get("seconds", 0.0)
+    sa = a.get(phase, {}).get("seconds", 0.0)
+    print(f"{phase:<28} {sb:>9.1f} {sa:>9.1f} {sb / n:>16.2f} {sa / n:>15.2f}")
+print(f"{'wall time of the run':<28} {before:>9.1f} {after:>9.1f} {before / n:>16.2f} {after / n:>15.2f}")
+print(f"goal: {n} submissions in {n * 15} s (15 s each)")
+EOF
