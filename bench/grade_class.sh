@@ -14,7 +14,8 @@ build=${2:-$here/build}
 wb=$build/bin/workbook
 [ -x "$wb" ] || { echo "no $wb: build first (cmake --build $build)" >&2; exit 2; }
 work=$(mktemp -d /tmp/workbook-grade-bench-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"  # the sandbox unpacks each submission as an unprivileged user
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 
 echo "making $n submissions in $work/class"
 for i in $(seq -w 1 "$n"); do

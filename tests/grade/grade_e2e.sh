@@ -141,6 +141,20 @@ grep -q 'two submissions are both called "zed": zed and zed.zip\|two submissions
     fail "the duplicate name is not explained: $(cat "$work/twins.log")"
 echo "ok: zed/ and zed.zip are refused, both named"
 
+# A submissions folder the sandbox's users cannot enter would unpack nothing (every exercise "not
+# submitted", a silent 0): refused before grading, with the folder and the chmod that fixes it.
+if [ "$mode" = sandbox ]; then
+    mkdir -p "$work/private/inner/una/exercises" && cp -r "$src/solutions/02_vadd" "$work/private/inner/una/exercises/"
+    chmod 700 "$work/private"
+    if "$wb" grade "$work/private/inner" --out "$work/private-out" --only 02 > "$work/private.log" 2>&1; then
+        fail "a submissions folder nobody else may enter was graded"
+    fi
+    grep -q "cannot enter $work/private\." "$work/private.log" && grep -q "chmod o+x $work/private" "$work/private.log" ||
+        fail "the unreadable folder is not named with its fix: $(cat "$work/private.log")"
+    chmod 755 "$work/private"
+    echo "ok: a submissions folder the sandbox cannot enter is refused, named, with the fix"
+fi
+
 # No silent grade without the race pass: Oclgrind hidden, grading refuses to start and says why;
 # with --no-race-check it grades and every report says the pass was off.
 if WORKBOOK_OCLGRIND=/nonexistent "$wb" grade "$work/twins" --out "$work/norace-out" --only 02 > "$work/norace.log" 2>&1; then
