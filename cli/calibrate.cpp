@@ -240,12 +240,19 @@ private:
 
     // The solution's evidence on this seed: which test cases a complete run has (as the grader's
     // reference runs).
+    // Expected results computed once for every mutant and variant (matmul.hpp: expected()).
+    std::string expected_cache() const {
+        const fs::path dir = scratch_ / "expected";
+        fs::create_directories(dir);
+        return dir.string();
+    }
+
     const std::string& reference(const Entry& e, const Exercise& ex) {
         if (auto it = reference_.find(e.exercise); it != reference_.end()) return it->second;
         const fs::path file = scratch_ / ("reference-" + e.exercise + ".txt");
         const auto r = run_process({e.reference}, std::chrono::seconds(ex.time_limit_s * 2),
                                    {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_EVIDENCE_FILE=" + file.string(),
-                                    "WORKBOOK_EVIDENCE_NONCE=" + nonce_});
+                                    "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "WORKBOOK_REFERENCE_CACHE=" + expected_cache()});
         if (!r.passed() || !fs::exists(file))
             throw Error(fmt::format("the solution of {} does not pass its own graded test on seed {} ({}), so nothing "
                                     "can be calibrated against it.\nFix: the instructor's tree first (ctest --test-dir "
@@ -289,6 +296,7 @@ private:
             spec.nonce = nonce_;
             spec.reference = reference(e, ex);
             spec.limit_s = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
+            spec.reference_cache = expected_cache();
             const GradedRun run = run_graded_test(spec);
             test_status = run.status;
             caught = run.status != "passed";

@@ -314,7 +314,8 @@ GradedRun run_graded_test(const GradedRunSpec& s) {
                                           "WORKBOOK_EVIDENCE_NONCE=" + s.nonce, "WORKBOOK_RUNNER=" + s.runner,
                                           "WORKBOOK_RUNNER_WRAPPER=" + join_words(s.runner_wrapper),
                                           // A runner silent for two thirds of the limit fails its case; the rest still count.
-                                          fmt::format("WORKBOOK_RUNNER_TIMEOUT={}", std::max(1, s.limit_s * 2 / 3))};
+                                          fmt::format("WORKBOOK_RUNNER_TIMEOUT={}", std::max(1, s.limit_s * 2 / 3)),
+                                          "WORKBOOK_REFERENCE_CACHE=" + s.reference_cache.string()};
     GradedRun g;
     g.process = run_process({s.checker}, std::chrono::seconds(s.limit_s), env, 64 * 1024);
     g.verdict = judge_evidence(fs::exists(s.evidence) ? read_file_or_empty(s.evidence) : "", s.nonce, s.reference);
@@ -656,6 +657,7 @@ private:
 
     void reference_runs() {
         const PhaseTimes::Scope timed(phases_, "reference runs (once)");
+        fs::create_directories(expected_cache());
         for (const Exercise* ex : exercises_) {
             const fs::path file = base() / "reference" / (ex->dir() + ".txt");
             fs::create_directories(file.parent_path());
@@ -666,7 +668,8 @@ private:
             const auto r = run_process({(ws_.build() / "bin" / ("test-" + ex->dir() + "-solution")).string()},
                                        std::chrono::seconds(ex->time_limit_s * 2),
                                        {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_EVIDENCE_FILE=" + file.string(),
-                                        "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "POCL_CACHE_DIR=" + cache.string()});
+                                        "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "POCL_CACHE_DIR=" + cache.string(),
+                                        "WORKBOOK_REFERENCE_CACHE=" + expected_cache().string()});
             if (!r.passed() || !fs::exists(file))
                 throw Error(fmt::format("the solution of {} does not pass its own test on the secret seed ({}): "
                                         "fix the instructor's tree first\n{}",
@@ -675,6 +678,9 @@ private:
         }
     }
 
+
+    // The checkers' expected results, computed once per run for all submissions (matmul.hpp).
+    fs::path expected_cache() const { return base() / "reference" / "expected"; }
 
     fs::path kernel_cache(const Exercise& ex) const { return base() / "reference" / "kernel-cache" / ex.dir(); }
 
@@ -900,6 +906,7 @@ private:
         spec.reference = reference_.at(ex.id);
         spec.limit_s = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
         spec.runner_wrapper = box.wrapper();
+        spec.reference_cache = expected_cache();
         seed_kernel_cache(ex, p, dir);
         const GradedRun run = [&] {
             const PhaseTimes::Scope timed(phases_, "graded tests");

@@ -8,6 +8,10 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
 
 namespace workbook::matmul {
 namespace {
@@ -37,7 +41,74 @@ std::vector<float> accumulate(int n, std::span<const float> a, std::span<const f
     return out;
 }
 
+// Writes a file whole or not at all: a cache.
+void keep(const std::string& file, const Expected& e) {
+    const std::string part = file + fmt::format(".part{}", ::getpid());
+    {
+        std::ofstream out(part, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(e.c.data()), static_cast<std::streamsize>(e.c.size() * sizeof(float)));
+        out.write(reinterpret_cast<const char*>(e.magnitude.data()),
+                  static_cast<std::streamsize>(e.magnitude.size() * sizeof(float)));
+        if (!out) {
+            std::remove(part.c_str());
+            return;
+        }
+    }
+    std::rename(part.c_str(), file.c_str());
+}
+
+bool recall(const std::string& file, std::size_t elements, Expected& e) {
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    if (!in || static_cast<std::size_t>(in.tellg()) != 2 * elements * sizeof(float)) return false;
+    in.seekg(0);
+    e.c.resize(elements);
+    e.magnitude.resize(elements);
+    in.read(reinterpret_cast<char*>(e.c.data()), static_cast<std::streamsize>(elements * sizeof(float)));
+    in.read(reinterpret_cast<char*>(e.magnitude.data()), static_cast<std::streamsize>(elements * sizeof(float)));
+    return static_cast<bool>(in);
+}
+
+std::uint64_t fnv1a(std::uint64_t h, const void* data, std::size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
 }  // namespace
+
+Expected expected(int n, std::span<const float> a, std::span<const float> b) {
+    check_sizes(n, a, b);
+    const std::size_t N = static_cast<std::size_t>(n), elements = N * N;
+    std::string file;
+    if (const char* dir = std::getenv("WORKBOOK_REFERENCE_CACHE"); dir && *dir && n >= 128) {
+        std::uint64_t h = fnv1a(1469598103934665603ULL, &n, sizeof n);
+        h = fnv1a(h, a.data(), elements * sizeof(float));
+        h = fnv1a(h, b.data(), elements * sizeof(float));
+        file = fmt::format("{}/matmul-{}-{:016x}.bin", dir, n, h);
+        if (Expected e; recall(file, elements, e)) return e;
+    }
+    Expected e{std::vector<float>(elements), std::vector<float>(elements)};
+    std::vector<double> row(N), mag(N);
+    for (std::size_t i = 0; i < N; ++i) {
+        std::fill(row.begin(), row.end(), 0.0);
+        std::fill(mag.begin(), mag.end(), 0.0);
+        for (std::size_t k = 0; k < N; ++k) {
+            const double aik = a[i * N + k];
+            const float* brow = &b[k * N];
+            for (std::size_t j = 0; j < N; ++j) {
+                const double t = aik * static_cast<double>(brow[j]);
+                row[j] += t;
+                mag[j] += std::fabs(t);
+            }
+        }
+        for (std::size_t j = 0; j < N; ++j) {
+            e.c[i * N + j] = static_cast<float>(row[j]);
+            e.magnitude[i * N + j] = static_cast<float>(mag[j]);
+        }
+    }
+    if (!file.empty()) keep(file, e);
+    return e;
+}
 
 std::vector<float> reference(int n, std::span<const float> a, std::span<const float> b) {
     return accumulate(n, a, b, [](double x, double y) { return x * y; });

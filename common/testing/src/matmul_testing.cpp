@@ -30,8 +30,8 @@ void check_matmul_kernel(const matmul::Rung& rung) {
         request.arrays["c"] = c.initial();
         const auto reply = call("matmul", std::move(request));
         const std::string guard = c.take(reply.array("c", c.whole()));
-        const auto result =
-            compare(matmul::reference(n, a, b), c.values(), matmul::tolerance(n), matmul::magnitude(n, a, b));
+        const auto expected = matmul::expected(n, a, b);
+        const auto result = compare(expected.c, c.values(), matmul::tolerance(n), expected.magnitude);
         const std::string what = fmt::format("mmul with N = {} ({})", n, reply.str("launch"));
         CHECK_MESSAGE(guard.empty(), fmt::format("{}: {} ({})", what, guard, repeat_hint()));
         CHECK_MESSAGE(result.ok(), fmt::format("{}: {} ({})", what, matmul::describe(n, result), repeat_hint()));
