@@ -1,7 +1,7 @@
 #!/bin/bash
 # Grading speed, before and after, on one class: N distinct whole-workbook submissions (default 40)
 # graded twice back to back, once with every runner building its kernels itself
-# (--no-kernel-cache) and once as `workbook grade` runs by default, then one table with each
+# (--no-shared-work) and once as `workbook grade` runs by default, then one table with each
 # phase side by side (phases.json, which every grading run writes).
 #   bench/grade_class.sh [N] [BUILD_DIR]      (as root: the grader's sandbox needs it)
 # The class: every student starts from the solutions; each one's host files carry a line of
@@ -41,8 +41,8 @@ run() {  # run NAME [grade flags]: grades the class into $work/NAME, prints its 
     end=$(date +%s.%N)
     echo "$end - $start" | bc
 }
-echo "grading, before (--no-kernel-cache) ..."
-before=$(run before --no-kernel-cache)
+echo "grading, before (--no-shared-work) ..."
+before=$(run before --no-shared-work)
 echo "grading, after ..."
 after=$(run after)
 

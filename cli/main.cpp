@@ -191,9 +191,9 @@ int main(int argc, char** argv) {
                       "reports: how many planted bugs this grading catches")
         ->check(CLI::ExistingFile);
     grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
-    grade->add_flag("!--no-kernel-cache", grade_options.kernel_cache,
-                    "every runner builds its kernels itself, even those identical to the instructor's (slower; for "
-                    "bench/grade_class.sh's before-and-after table)");
+    grade->add_flag("!--no-shared-work", grade_options.share_work,
+                    "share nothing between submissions: every runner builds its own kernels, every checker computes "
+                    "its own expected results, every race pass runs (slower; bench/grade_class.sh's before column)");
     auto* slurm = grade->add_flag("--slurm", grade_options.slurm.submit,
                                   "grade on a Slurm cluster: submit one array job (a task per --per-task submissions, "
                                   "each graded as here) through sbatch and return; collect with --wait");

@@ -155,6 +155,26 @@ if [ "$mode" = sandbox ]; then
     echo "ok: a submissions folder the sandbox cannot enter is refused, named, with the fix"
 fi
 
+# Work shared between submissions (a clean race pass kept by kernel text, the instructor's PoCL
+# cache, the checkers' expected results) must never carry a grade across: two identical solved
+# kernels share one race pass; a third that drops a barrier, otherwise the same, is not passed.
+if [ "$mode" = sandbox ]; then
+    for who in ann ben cat; do
+        mkdir -p "$work/shared/$who/exercises" && cp -r "$src/solutions/09_mmul_col_local" "$work/shared/$who/exercises/"
+    done
+    sed -i '/everyone is done with this column/d' "$work/shared/cat/exercises/09_mmul_col_local/mmul.cl"
+    [ "$(grep -c barrier "$work/shared/cat/exercises/09_mmul_col_local/mmul.cl")" -lt \
+      "$(grep -c barrier "$src/solutions/09_mmul_col_local/mmul.cl")" ] || fail "cat's barrier was not removed"
+    "$wb" grade "$work/shared" --out "$work/shared-out" --only 09 > "$work/shared.log" 2>&1 ||
+        fail "grading the shared-work class failed: $(cat "$work/shared.log")"
+    grep -qx "ann,ann,3.00,3.00,3.00" "$work/shared-out/gradebook.csv" && grep -qx "ben,ben,3.00,3.00,3.00" "$work/shared-out/gradebook.csv" ||
+        fail "the two solved copies are not full marks: $(cat "$work/shared-out/gradebook.csv")"
+    grep -qx "cat,cat,0.00,0.00,3.00" "$work/shared-out/gradebook.csv" || fail "the kernel without its barrier was passed: $(cat "$work/shared-out/gradebook.csv")"
+    grep -q '"race pass, same kernels as before"' "$work/shared-out/phases.json" || fail "no race pass was shared: $(cat "$work/shared-out/phases.json")"
+    grep -q "where the time went" "$work/shared.log" || fail "no phase table at the end of the run"
+    echo "ok: identical kernels share a clean race pass; a kernel without its barrier, otherwise the same, gets 0"
+fi
+
 # No silent grade without the race pass: Oclgrind hidden, grading refuses to start and says why;
 # with --no-race-check it grades and every report says the pass was off.
 if WORKBOOK_OCLGRIND=/nonexistent "$wb" grade "$work/twins" --out "$work/norace-out" --only 02 > "$work/norace.log" 2>&1; then
