@@ -8,10 +8,10 @@ namespace workbook {
 
 std::string PhaseTimes::table(int submissions) const {
     std::lock_guard lock(m_);
-    std::string out = fmt::format("{:<28} {:>10} {:>8} {:>14}\n", "phase", "seconds", "times", "per submission");
+    std::string out = fmt::format("{:<36} {:>10} {:>8} {:>14}\n", "phase", "seconds", "times", "per submission");
     for (const auto& name : order_) {
         const Phase& p = phases_.at(name);
-        out += fmt::format("{:<28} {:>10.1f} {:>8} {:>14.2f}\n", name, p.seconds, p.count,
+        out += fmt::format("{:<36} {:>10.1f} {:>8} {:>14.2f}\n", name, p.seconds, p.count,
                            submissions > 0 ? p.seconds / submissions : 0.0);
     }
     return out;
