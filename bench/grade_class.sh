@@ -57,11 +57,11 @@ work, n, before, after = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), floa
 b = json.load(open(f"{work}/before/phases.json"))
 a = json.load(open(f"{work}/after/phases.json"))
 print(f"\n{n} submissions; seconds per phase summed over threads (preparing runs beside testing)")
-print(f"{'phase':<28} {'before':>9} {'after':>9} {'per sub. before':>16} {'per sub. after':>15}")
+print(f"{'phase':<36} {'before':>9} {'after':>9} {'per sub. before':>16} {'per sub. after':>15}")
 for phase in list(dict.fromkeys(list(b) + list(a))):
     sb = b.get(phase, {}).get("seconds", 0.0)
     sa = a.get(phase, {}).get("seconds", 0.0)
-    print(f"{phase:<28} {sb:>9.1f} {sa:>9.1f} {sb / n:>16.2f} {sa / n:>15.2f}")
-print(f"{'wall time of the run':<28} {before:>9.1f} {after:>9.1f} {before / n:>16.2f} {after / n:>15.2f}")
+    print(f"{phase:<36} {sb:>9.1f} {sa:>9.1f} {sb / n:>16.2f} {sa / n:>15.2f}")
+print(f"{'wall time of the run':<36} {before:>9.1f} {after:>9.1f} {before / n:>16.2f} {after / n:>15.2f}")
 print(f"goal: {n} submissions in {n * 15} s (15 s each)")
 EOF
