@@ -251,11 +251,7 @@ int run_one(const RunOneOptions& o) {
         for (int s = 1; s < o.sittings; ++s) {
             extra_clients.push_back(std::make_unique<runner::Client>(
                 std::vector<std::string>{(self.parent_path() / "contest-runner").string()}));
-            runner::Message again_build;
-            again_build.text["path"] = "submission.cl";
-            again_build.text["source"] = source;
-            again_build.text["options"] = d.options;
-            const auto b = extra_clients.back()->call("contest_build", std::move(again_build));
+            const auto b = extra_clients.back()->call("contest_build", build);  // the first sitting's request
             if (const auto e = b.text.find("build_error"); e != b.text.end())
                 return reject("does not compile the second time it is built: " + e->second);
             sitting.emplace_back(*extra_clients.back(), d);
