@@ -28,7 +28,9 @@
 #include <cstring>
 #include <optional>
 #include <chrono>
+#include <deque>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <random>
@@ -94,6 +96,7 @@ std::string dump(const json& j, int indent = -1) { return j.dump(indent, ' ', fa
 
 struct Recipe {
     std::vector<std::string> compile;  // for one host file: the words, with {src} and {obj}
+    fs::path header;                   // non-empty: a precompiled header to force-include (see host_pch)
     fs::path compile_dir;
     std::vector<std::string> link;     // with {objs} (student objects) and {out}
     fs::path link_dir;
@@ -339,6 +342,50 @@ race::Result run_race_pass(const GradedRunSpec& s, const std::vector<std::string
 }
 
 namespace {
+
+// One thread that runs queued work in order (the race passes: see Grader::test). Work still
+// queued when it is destroyed is dropped; the one running is waited for.
+class Lane {
+public:
+    Lane() : thread_([this] { loop(); }) {}
+    ~Lane() {
+        {
+            std::lock_guard lock(m_);
+            stop_ = true;
+        }
+        more_.notify_all();
+        thread_.join();
+    }
+    Lane(const Lane&) = delete;
+    Lane& operator=(const Lane&) = delete;
+    void post(std::packaged_task<ExerciseGrade()> work) {
+        {
+            std::lock_guard lock(m_);
+            queue_.push_back(std::move(work));
+        }
+        more_.notify_all();
+    }
+
+private:
+    void loop() {
+        for (;;) {
+            std::packaged_task<ExerciseGrade()> work;
+            {
+                std::unique_lock lock(m_);
+                more_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+                if (stop_) return;
+                work = std::move(queue_.front());
+                queue_.pop_front();
+            }
+            work();  // its exception, if any, goes to its future
+        }
+    }
+    std::mutex m_;
+    std::condition_variable more_;
+    std::deque<std::packaged_task<ExerciseGrade()>> queue_;
+    bool stop_ = false;
+    std::thread thread_;  // last: it starts once the rest is made
+};
 
 // A submission's processes may still be dying (its PID namespace is torn down after the test
 // returns) and deleting their temporary files while we delete the folder: retry, and leave it
@@ -643,7 +690,53 @@ private:
             recipes_.emplace(ex->id, r);
         }
         if (const char* o = std::getenv("WORKBOOK_OCLGRIND"); o && *o) add(fs::path(o).parent_path().string());
+        if (o_.share_work) add(prebuild().string());
+        if (o_.share_work && !recipes_.empty()) {
+            const PhaseTimes::Scope timed(phases_, "precompile <CL/opencl.hpp> (once)");
+            if (const fs::path dir = host_pch(); !dir.empty()) paths.insert(dir.string());
+        }
         workbook_paths_.assign(paths.begin(), paths.end());
+    }
+
+    // Most of compiling a student's host file at -O0 is parsing <CL/opencl.hpp> (about 0.6 of 1.0 s
+    // here), which every host file includes through its exercise's header (workbook/cl.hpp). It is
+    // precompiled once per grading run, with each recipe's own flags, and force-included: the
+    // student's code sees what it saw before, in the same order. GCC checks that a PCH matches the
+    // flags and ignores one that does not (it parses the header itself): slower, never different.
+    // Instructor's headers only; readable by the sandboxes, written by nobody else.
+    fs::path host_pch() {
+        const fs::path dir = fs::absolute(base() / "pch");
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+        fs::create_directories(dir);
+        fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                 fs::perms::others_read | fs::perms::others_exec);
+        std::map<std::vector<std::string>, fs::path> made;  // flags (no -I, no files) -> header
+        for (auto& [id, r] : recipes_) {
+            std::vector<std::string> flags, argv;
+            for (const auto& w : r.compile) {
+                if (w.rfind("-I", 0) == 0) argv.push_back(w);
+                else if (w == "{src}" || w == "{obj}" || w == "-c" || w == "-o") continue;
+                else flags.push_back(w), argv.push_back(w);
+            }
+            if (auto it = made.find(flags); it != made.end()) {
+                r.header = it->second;
+                continue;
+            }
+            const fs::path header = dir / fmt::format("host{}.hpp", made.size());
+            write_text(header, "#include \"workbook/cl.hpp\"\n");
+            argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", header.string() + ".gch"});
+            const auto built = run_process(argv, 300s);
+            if (!built.passed()) {
+                say(fmt::format("note: precompiling the host header failed (students' host files are compiled "
+                                "without it, more slowly): {}", cap(built.output, 500)));
+                continue;
+            }
+            for (const fs::path& f : {header, fs::path(header.string() + ".gch")}) fs::permissions(f, readable_by_all);
+            made.emplace(flags, header);
+            r.header = header;
+        }
+        return made.empty() ? fs::path() : dir;
     }
 
     // The solution's evidence on the secret seed: which test cases a complete run has.
@@ -665,16 +758,29 @@ private:
             // The instructor's kernels, built by this run into a cache of their own (see seed_kernel_cache).
             const fs::path cache = kernel_cache(*ex);  // kept: PoCL keys it by source, options and device
             fs::create_directories(cache);
+            const fs::path builds = base() / "reference" / (ex->dir() + "-builds.txt");
+            fs::remove(builds);
             const auto r = run_process({(ws_.build() / "bin" / ("test-" + ex->dir() + "-solution")).string()},
                                        std::chrono::seconds(ex->time_limit_s * 2),
                                        {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_EVIDENCE_FILE=" + file.string(),
                                         "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "POCL_CACHE_DIR=" + cache.string(),
-                                        "WORKBOOK_REFERENCE_CACHE=" + (o_.share_work ? expected_cache().string() : "")});
+                                        "WORKBOOK_REFERENCE_CACHE=" + (o_.share_work ? expected_cache().string() : ""),
+                                        "WORKBOOK_BUILD_LOG=" + builds.string()});
             if (!r.passed() || !fs::exists(file))
                 throw Error(fmt::format("the solution of {} does not pass its own test on the secret seed ({}): "
                                         "fix the instructor's tree first\n{}",
                                         ex->dir(), r.status(), cap(r.output, 2000)));
             reference_[ex->id] = read_file_or_empty(file);
+            // Which programs its runner built (kernel file, options), once each: see warm_kernel_cache.
+            std::set<std::pair<std::string, std::string>> seen;
+            std::istringstream lines(read_file_or_empty(builds));
+            for (std::string line; std::getline(lines, line);)
+                if (const auto tab = line.find('\t'); tab != std::string::npos) {
+                    std::pair<std::string, std::string> b{line.substr(0, tab), line.substr(tab + 1)};
+                    // A file of the exercise's folder, by name (the grader copies them there so).
+                    if (b.first.empty() || b.first != fs::path(b.first).filename().string() || !seen.insert(b).second) continue;
+                    builds_[ex->id].push_back(std::move(b));
+                }
         }
     }
 
@@ -705,24 +811,52 @@ private:
     // students whose kernel is the solution's), the runner gets a copy of the cache the reference
     // run built, and links nothing. Never otherwise: that cache holds the solution's compiled
     // kernel. A copy, in the submission's own folder: nothing it writes reaches another.
-    void seed_kernel_cache(const Exercise& ex, const Prepared& p, const fs::path& dir) {
+    bool seed_kernel_cache(const Exercise& ex, const Prepared& p, const fs::path& dir) {
         const fs::path cache = kernel_cache(ex);
-        if (!o_.share_work || ex.kernels.empty() || !fs::is_directory(cache)) return;
+        if (!o_.share_work || ex.kernels.empty() || !fs::is_directory(cache)) return false;
         for (const auto& k : ex.kernels) {
             const bool edited = std::find(ex.edit.begin(), ex.edit.end(), k) != ex.edit.end();
             const fs::path theirs = dir / fs::path(k).filename();
             const fs::path ours = (edited ? ws_.solution_dir(ex) : ws_.exercise_dir(ex)) / k;
             if (!fs::is_regular_file(theirs) || !fs::is_regular_file(ours) ||
                 read_file_or_empty(theirs) != read_file_or_empty(ours))
-                return;
+                return false;
         }
         const PhaseTimes::Scope timed(phases_, "seed kernel cache");
         const fs::path target = p.scratch / ".pocl-cache";
         std::error_code ec;
         fs::copy(cache, target, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
-        if (ec) return;  // a slower build, nothing worse
-        run_process({"chown", "-R", "--no-dereference", fmt::format("{}:{}", p.uid, p.uid), target.string()}, 60s);
+        if (ec) return false;  // a slower build, nothing worse
+        return run_process({"chown", "-R", "--no-dereference", fmt::format("{}:{}", p.uid, p.uid), target.string()}, 60s)
+            .passed();
     }
+
+    // Before the tests, each exercise's programs go into the submission's compiler cache: a copy
+    // of the reference run's where every kernel file is the instructor's (seed_kernel_cache), else
+    // built by kernel-prebuild (grading/src/prebuild_main.cpp) in the sandbox, as the reference run
+    // built them (builds_). One process for the whole submission pays PoCL's start-up once instead
+    // of once per exercise, and it runs here, beside the previous submission's tests. A build it
+    // could not do costs nothing: the runner builds as it always did.
+    void warm_kernel_cache(const Prepared& p, const Sandbox& box) {
+        if (!o_.share_work || !fs::exists(prebuild())) return;
+        std::string list;
+        for (const Exercise* ex : exercises_) {
+            if (p.problem.count(ex->id) || ex->kernels.empty()) continue;
+            const fs::path dir = p.scratch / ex->dir();
+            if (seed_kernel_cache(*ex, p, dir)) continue;
+            if (const auto it = builds_.find(ex->id); it != builds_.end())
+                for (const auto& [name, options] : it->second) list += (dir / name).string() + '\t' + options + '\n';
+        }
+        if (list.empty()) return;
+        const PhaseTimes::Scope timed(phases_, "prebuild kernels (one process)");
+        const fs::path file = p.scratch / "prebuild.txt";
+        write_text(file, list);
+        fs::permissions(file, readable_by_all);
+        box.run({prebuild().string(), file.string()}, 120s, {}, 4096);
+        std::error_code ec;
+        fs::remove(file, ec);
+    }
+    fs::path prebuild() const { return ws_.build() / "bin" / "kernel-prebuild"; }
 
     Prepared prepare(const Submission& s, int uid) {
         auto unpacking = std::make_unique<PhaseTimes::Scope>(phases_, "unpack and locate");
@@ -851,6 +985,7 @@ private:
                 const PhaseTimes::Scope timed(phases_, "compile host code");
                 compile(*ex, p, box);
             }
+        warm_kernel_cache(p, box);
         return p;
     }
 
@@ -870,6 +1005,7 @@ private:
             const std::string obj = (dir / (h + ".o")).string();
             for (const auto& w : recipe.compile)
                 argv.push_back(w == "{src}" ? (dir / h).string() : w == "{obj}" ? obj : w);
+            if (!recipe.header.empty()) argv.insert(argv.begin() + 1, {"-include", recipe.header.string()});
             const auto r = box.run(argv, 300s, {}, 64 * 1024);
             if (!r.passed()) {
                 p.problem[ex.id] = "build failed: " + r.status() + "\n" + cap(r.output, 4000);
@@ -891,7 +1027,14 @@ private:
         p.binary[ex.id] = out;
     }
 
-    ExerciseGrade test(const Exercise& ex, const Prepared& p) {
+    // One exercise's grade; where a race pass follows, the grade comes when it is done. The pass
+    // (Oclgrind, one thread) runs on a thread of its own while the next graded tests (PoCL) run.
+    struct Tested {
+        ExerciseGrade grade;
+        std::future<ExerciseGrade> after_race;  // valid: the grade is this one's, not `grade`
+    };
+
+    Tested test(const Exercise& ex, const Prepared& p) {
         ExerciseGrade g{ex.id, "", 0, weight(ex), ""};
         if (auto it = p.problem.find(ex.id); it != p.problem.end()) {
             const std::string& why = it->second;
@@ -902,7 +1045,7 @@ private:
                                                           : "build failed";
             g.output = why;
             if (auto from = p.graded_from.find(ex.id); from != p.graded_from.end()) g.output = from->second + g.output;
-            return g;
+            return {g, {}};
         }
         // The checker (the instructor's graded test, which runs no student code) runs here, outside
         // the sandbox, and alone writes the evidence, where the sandbox cannot see; it starts the
@@ -922,7 +1065,6 @@ private:
         spec.limit_s = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
         spec.runner_wrapper = box.wrapper();
         if (o_.share_work) spec.reference_cache = expected_cache();
-        seed_kernel_cache(ex, p, dir);
         const GradedRun run = [&] {
             const PhaseTimes::Scope timed(phases_, "graded tests");
             return run_graded_test(spec);
@@ -937,7 +1079,7 @@ private:
         g.status = run.status;
         if (g.status != "passed" && g.status != "failed") {
             g.output = fmt::format("{} ({}). {}\n{}", g.status, r.status(), run.verdict.problem, g.output);
-            return g;
+            return {g, {}};
         }
         g.score = g.max * run.verdict.cases_passed / std::max(1, run.verdict.cases_expected);
         if (!race_note_.empty() && !ex.kernels.empty()) g.output += "\n" + race_note_;
@@ -950,17 +1092,18 @@ private:
             const auto a = race::availability();
             if (!a.on) {
                 g.output += "\nrace check: SKIPPED, " + a.why_off;
-            } else {
-                Sandbox race_box = box;
-                race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},
-                                                         {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
+                return {g, {}};
+            }
+            Sandbox race_box = box;
+            race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},
+                                                     {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
+            const std::string from = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : std::string();
+            std::packaged_task<ExerciseGrade()> pass([this, &ex, g, spec, race_box, dir, explain, from]() mutable {
                 // Where the student wrote only kernels, the pass runs the instructor's checker and runner
                 // with those kernels interpreted by Oclgrind: its outcome depends on their text alone, so
                 // a clean pass is kept by content and not run again for the same files. (Only clean
                 // ones: reports quote lines, and every student gets their own.)
-                const std::string key = ex.kernels.empty() || !kernel_only(ex) || !o_.share_work
-                                            ? std::string()
-                                            : race_key(ex, dir);
+                const std::string key = !kernel_only(ex) || !o_.share_work ? std::string() : race_key(ex, dir);
                 const auto race = [&] {
                     if (const auto hit = clean_races_.find(key); !key.empty() && hit != clean_races_.end()) {
                         const PhaseTimes::Scope timed(phases_, "race pass, same kernels as before");
@@ -972,7 +1115,6 @@ private:
                     return r;
                 }();
                 if (explain) {  // after the "graded from" lines, which every report starts with
-                    const auto& from = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : std::string();
                     g.output.insert(g.output.rfind(from, 0) == 0 ? from.size() : 0,
                                     cap(race::explain_failure(race), 8000));
                 } else if (!race.clean()) {
@@ -984,9 +1126,13 @@ private:
                                         4000);
                     if (race.reports.empty()) g.output += "\nunder Oclgrind the test did not pass: " + race.run.status();
                 }
-            }
+                return g;
+            });
+            auto after = pass.get_future();
+            race_lane_->post(std::move(pass));
+            return {g, std::move(after)};
         }
-        return g;
+        return {g, {}};
     }
 
     void grade(const std::vector<const Submission*>& todo) {
@@ -1046,20 +1192,33 @@ private:
             }
         } joiner{workers, next, todo.size(), m, stop, room};
         const auto start = std::chrono::steady_clock::now();
-        for (std::size_t i = 0; i < todo.size(); ++i) {
-            {
-                std::unique_lock lock(m);
-                ready.wait(lock, [&] { return prepared[i].has_value(); });
-            }
-            SubmissionGrade g{todo[i]->name, todo[i]->student, {}, prepared[i]->notes};
-            if (!todo[i]->note.empty()) g.notes.insert(g.notes.begin(), todo[i]->note);
-            for (const Exercise* ex : exercises_) {
+        // A submission's grades are kept once its race passes are done: meanwhile the next one's
+        // graded tests run.
+        struct Pending {
+            std::size_t i;
+            SubmissionGrade g;
+            std::vector<Tested> tests;
+        };
+        std::optional<Pending> pending;
+        race_lane_ = std::make_unique<Lane>();
+        // Should anything throw, the lane stops (its running pass done) before the submissions' folders go.
+        struct LaneStop {
+            std::unique_ptr<Lane>& lane;
+            ~LaneStop() { lane.reset(); }
+        } lane_stop{race_lane_};
+        const auto keep = [&](Pending& done) {
+            const std::size_t i = done.i;
+            SubmissionGrade& g = done.g;
+            for (std::size_t k = 0; k < done.tests.size(); ++k) {
+                auto& t = done.tests[k];
+                if (!t.after_race.valid()) {
+                    g.exercises.push_back(std::move(t.grade));
+                    continue;
+                }
                 try {
-                    g.exercises.push_back(test(*ex, *prepared[i]));
+                    g.exercises.push_back(t.after_race.get());
                 } catch (const std::exception& e) {
-                    // The grader's own failure (e.g. no process left to start): graded as an
-                    // error, not lost, and the class goes on.
-                    g.exercises.push_back({ex->id, "error", 0, weight(*ex), std::string("grader error: ") + e.what()});
+                    g.exercises.push_back({t.grade.id, "error", 0, t.grade.max, std::string("grader error: ") + e.what()});
                 }
             }
             append_journal(g);
@@ -1078,7 +1237,27 @@ private:
             const double eta = elapsed / static_cast<double>(i + 1) * static_cast<double>(todo.size() - i - 1);
             say(fmt::format("[{}/{}] {:<24} {:6.2f} / {:<6.2f} ({:.0f} s elapsed, about {:.0f} s to go)", i + 1,
                             todo.size(), g.name, g.total(), g.max(), elapsed, eta));
+        };
+        for (std::size_t i = 0; i < todo.size(); ++i) {
+            {
+                std::unique_lock lock(m);
+                ready.wait(lock, [&] { return prepared[i].has_value(); });
+            }
+            Pending now{i, SubmissionGrade{todo[i]->name, todo[i]->student, {}, prepared[i]->notes}, {}};
+            if (!todo[i]->note.empty()) now.g.notes.insert(now.g.notes.begin(), todo[i]->note);
+            for (const Exercise* ex : exercises_) {
+                try {
+                    now.tests.push_back(test(*ex, *prepared[i]));
+                } catch (const std::exception& e) {
+                    // The grader's own failure (e.g. no process left to start): graded as an
+                    // error, not lost, and the class goes on.
+                    now.tests.push_back({{ex->id, "error", 0, weight(*ex), std::string("grader error: ") + e.what()}, {}});
+                }
+            }
+            if (pending) keep(*pending);
+            pending = std::move(now);
         }
+        if (pending) keep(*pending);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         say(fmt::format("\nwhere the time went ({} submission(s), {:.1f} s from the first preparation to the last "
                         "test; phases on several threads add up to more):\n{}",
@@ -1099,10 +1278,13 @@ private:
     std::string race_note_;  // non-empty: graded without the race pass, and why
     json calibration_;       // --calibration: what `workbook calibrate` measured; null without it
     std::unique_ptr<grading::BudgetSupport> budget_support_;
+    std::unique_ptr<Lane> race_lane_;  // while grade() runs
     PhaseTimes phases_;  // where the time goes (phase_times.hpp)
     std::map<std::string, race::Result> clean_races_;  // race_key -> a clean pass (test thread only)
     std::map<std::string, Recipe> recipes_;       // exercise id -> how its runner is built
     std::vector<std::string> workbook_paths_;     // what a sandbox mounts of the workbook
+    // exercise id -> the programs its reference run built: kernel file name, build options
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> builds_;
 };
 
 std::string csv_field(const std::string& s) {
