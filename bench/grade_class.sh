@@ -4,11 +4,14 @@
 # (--no-shared-work) and once as `workbook grade` runs by default, then one table with each
 # phase side by side (phases.json, which every grading run writes).
 #   bench/grade_class.sh [N] [BUILD_DIR]      (as root: the grader's sandbox needs it)
-# The class: every student starts from the solutions; each one's host files carry a line of
-# their own (so no two compile alike), and every third student's kernels do too (so they are not
-# the instructor's, byte for byte). Scores must be full in both runs: the bench says so if not.
+# The class: every student starts from the solutions; each one's host files and kernels carry a
+# line of their own, so no two compile alike and no kernel is the instructor's byte for byte (no
+# sharing by content applies: the worst case). KERNELS_EVERY=K gives only every K-th student
+# kernels of their own, the others the instructor's. Scores must be full in both runs: the bench
+# says so if not.
 set -euo pipefail
 n=${1:-40}
+every=${KERNELS_EVERY:-1}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-$here/build}
 wb=$build/bin/workbook
@@ -26,7 +29,7 @@ for i in $(seq -w 1 "$n"); do
         mkdir -p "$d/$ex"
         cp "$sol"* "$d/$ex/"
         for f in "$d/$ex/"*.cpp; do [ -e "$f" ] && printf '\n// student %s\n' "$i" >> "$f"; done
-        if [ $((10#$i % 3)) = 0 ]; then
+        if [ $((10#$i % every)) = 0 ]; then
             for f in "$d/$ex/"*.cl; do [ -e "$f" ] && printf '\n// student %s\n' "$i" >> "$f"; done
         fi
     done
@@ -56,7 +59,7 @@ import json, sys
 work, n, before, after = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 b = json.load(open(f"{work}/before/phases.json"))
 a = json.load(open(f"{work}/after/phases.json"))
-print(f"\n{n} submissions; seconds per phase summed over threads (preparing runs beside testing)")
+print(f"\n{n} submissions; seconds per phase summed over threads (preparing and race passes run beside testing)")
 print(f"{'phase':<36} {'before':>9} {'after':>9} {'per sub. before':>16} {'per sub. after':>15}")
 for phase in list(dict.fromkeys(list(b) + list(a))):
     sb = b.get(phase, {}).get("seconds", 0.0)

@@ -1095,8 +1095,11 @@ private:
                 return {g, {}};
             }
             Sandbox race_box = box;
+            // One simulator thread: the pass runs beside the graded tests, and Oclgrind on two threads
+            // spends about 45% more processor time on the same pass (10_mmul_block: 6.8 s against 4.7 s).
             race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},
                                                      {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
+            if (o_.share_work) race_box.env.emplace_back("OCLGRIND_NUM_THREADS", "1");
             const std::string from = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : std::string();
             std::packaged_task<ExerciseGrade()> pass([this, &ex, g, spec, race_box, dir, explain, from]() mutable {
                 // Where the student wrote only kernels, the pass runs the instructor's checker and runner
@@ -1129,6 +1132,10 @@ private:
                 return g;
             });
             auto after = pass.get_future();
+            if (!o_.share_work) {  // as before: the pass right after its graded test
+                pass();
+                return {after.get(), {}};
+            }
             race_lane_->post(std::move(pass));
             return {g, std::move(after)};
         }

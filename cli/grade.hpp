@@ -26,8 +26,9 @@ struct GradeOptions {
     fs::path config;                   // TOML: secret_seed, [weights]
     fs::path roster;                   // CSV: submission name, student id
     bool no_sandbox = false;           // limits only, no namespaces (said loudly)
-    // Work done once per run and shared by identical inputs (grade.cpp: seed_kernel_cache,
-    // expected_cache, clean_races_); off only to measure what it saves (bench/grade_class.sh).
+    // The speed-ups: work done once per run and shared by identical inputs (grade.cpp:
+    // seed_kernel_cache, expected_cache, clean_races_), the precompiled header, kernel-prebuild, and
+    // race passes on their own lane; off only to measure what they save (bench/grade_class.sh).
     bool share_work = true;
     bool no_race_check = false;        // grade without the race pass, knowingly (said in every report)
     fs::path calibration;              // a `workbook calibrate --json` result to include in the reports

@@ -192,8 +192,10 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
     grade->add_flag("-q,--quiet", grade_options.quiet, "no progress lines");
     grade->add_flag("!--no-shared-work", grade_options.share_work,
-                    "share nothing between submissions: every runner builds its own kernels, every checker computes "
-                    "its own expected results, every race pass runs (slower; bench/grade_class.sh's before column)");
+                    "grade as before the speed-ups, to measure them (bench/grade_class.sh's before column): every "
+                    "runner builds its own kernels, every checker computes its own expected results, every race "
+                    "pass runs, after its graded test, on two simulator threads; host files compile without a "
+                    "precompiled header");
     auto* slurm = grade->add_flag("--slurm", grade_options.slurm.submit,
                                   "grade on a Slurm cluster: submit one array job (a task per --per-task submissions, "
                                   "each graded as here) through sbatch and return; collect with --wait");
