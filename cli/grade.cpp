@@ -852,7 +852,7 @@ private:
         const fs::path file = p.scratch / "prebuild.txt";
         write_text(file, list);
         fs::permissions(file, readable_by_all);
-        box.run({prebuild().string(), file.string()}, 120s, {}, 4096);
+        box.run({prebuild().string(), file.string()}, 60s, {}, 4096);  // about 2 s for a whole workbook
         std::error_code ec;
         fs::remove(file, ec);
     }
@@ -1216,8 +1216,7 @@ private:
         const auto keep = [&](Pending& done) {
             const std::size_t i = done.i;
             SubmissionGrade& g = done.g;
-            for (std::size_t k = 0; k < done.tests.size(); ++k) {
-                auto& t = done.tests[k];
+            for (auto& t : done.tests) {
                 if (!t.after_race.valid()) {
                     g.exercises.push_back(std::move(t.grade));
                     continue;

@@ -158,11 +158,14 @@ fi
 # Work shared between submissions (a clean race pass kept by kernel text, the instructor's PoCL
 # cache, the checkers' expected results) must never carry a grade across: two identical solved
 # kernels share one race pass; a third that drops a barrier, otherwise the same, is not passed.
+# Kernels built ahead of the tests (kernel-prebuild) change no outcome: one that does not build
+# is still reported by the test, with its file and line.
 if [ "$mode" = sandbox ]; then
-    for who in ann ben cat; do
+    for who in ann ben cat dan; do
         mkdir -p "$work/shared/$who/exercises" && cp -r "$src/solutions/09_mmul_col_local" "$work/shared/$who/exercises/"
     done
     sed -i '/everyone is done with this column/d' "$work/shared/cat/exercises/09_mmul_col_local/mmul.cl"
+    echo "this is not OpenCL C;" >> "$work/shared/dan/exercises/09_mmul_col_local/mmul.cl"
     [ "$(grep -c barrier "$work/shared/cat/exercises/09_mmul_col_local/mmul.cl")" -lt \
       "$(grep -c barrier "$src/solutions/09_mmul_col_local/mmul.cl")" ] || fail "cat's barrier was not removed"
     "$wb" grade "$work/shared" --out "$work/shared-out" --only 09 > "$work/shared.log" 2>&1 ||
@@ -170,7 +173,12 @@ if [ "$mode" = sandbox ]; then
     grep -qx "ann,ann,3.00,3.00,3.00" "$work/shared-out/gradebook.csv" && grep -qx "ben,ben,3.00,3.00,3.00" "$work/shared-out/gradebook.csv" ||
         fail "the two solved copies are not full marks: $(cat "$work/shared-out/gradebook.csv")"
     grep -qx "cat,cat,0.00,0.00,3.00" "$work/shared-out/gradebook.csv" || fail "the kernel without its barrier was passed: $(cat "$work/shared-out/gradebook.csv")"
+    grep -qx "dan,dan,0.00,0.00,3.00" "$work/shared-out/gradebook.csv" || fail "a kernel that does not build was passed: $(cat "$work/shared-out/gradebook.csv")"
+    grep -q 'mmul.cl:[0-9]*:[0-9]*: error' "$work/shared-out/results/dan.json" ||
+        fail "the build error is not reported with its line: $(head -c 1500 "$work/shared-out/results/dan.json")"
     grep -q '"race pass, same kernels as before"' "$work/shared-out/phases.json" || fail "no race pass was shared: $(cat "$work/shared-out/phases.json")"
+    grep -q '"seed kernel cache"' "$work/shared-out/phases.json" && grep -q '"prebuild kernels (one process)"' "$work/shared-out/phases.json" ||
+        fail "kernels were not built ahead (the instructor's cache for ann and ben, kernel-prebuild for cat and dan): $(cat "$work/shared-out/phases.json")"
     grep -q "where the time went" "$work/shared.log" || fail "no phase table at the end of the run"
     echo "ok: identical kernels share a clean race pass; a kernel without its barrier, otherwise the same, gets 0"
 fi
