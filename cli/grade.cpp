@@ -1199,7 +1199,7 @@ private:
             }
         } joiner{workers, next, todo.size(), m, stop, room};
         const auto start = std::chrono::steady_clock::now();
-        // A submission's grades are kept once its race passes are done: meanwhile the next one's
+        // A submission's row is written once its race passes are done: meanwhile the next one's
         // graded tests run.
         struct Pending {
             std::size_t i;
@@ -1258,6 +1258,14 @@ private:
                     // The grader's own failure (e.g. no process left to start): graded as an
                     // error, not lost, and the class goes on.
                     now.tests.push_back({{ex->id, "error", 0, weight(*ex), std::string("grader error: ") + e.what()}, {}});
+                }
+                // The previous submission's row, as soon as its passes are done: a killed run then
+                // grades again as little as possible.
+                if (pending && std::all_of(pending->tests.begin(), pending->tests.end(), [](const Tested& t) {
+                        return !t.after_race.valid() || t.after_race.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+                    })) {
+                    keep(*pending);
+                    pending.reset();
                 }
             }
             if (pending) keep(*pending);

@@ -47,8 +47,9 @@ solved() {
 inject() { sed -i "/^void vadd_on_device/a $2" "$subs/$1/exercises/02_vadd/vadd_host.cpp"; }
 solved alice
 solved anna
-# Slow but correct (half a second a call): a task's row is written once its race passes are done,
-# after the next submission's graded tests, so anna's must last long enough to be caught half-way.
+# Slow but correct (half a second a call): a submission's row is written once its race passes are
+# done, during the next submission's graded tests, so anna's must last long enough to be caught
+# half-way.
 inject anna 'std::this_thread::sleep_for(std::chrono::milliseconds(500));'
 sed -i '1i #include <chrono>\n#include <thread>' "$subs/anna/exercises/02_vadd/vadd_host.cpp"
 mkdir -p "$subs/bob/exercises"
