@@ -646,6 +646,7 @@ private:
     // A submission unpacked and built, ready for its tests.
     struct Prepared {
         fs::path scratch;
+        fs::path kernels;  // the kernel files the tests read: a copy the submission's user cannot change
         int uid = 65534;
         std::shared_ptr<grading::Budget> budget;  // its cgroups and scratch tmpfs, while it lives
         std::map<std::string, std::string> problem;  // exercise id -> why it cannot be tested
@@ -662,6 +663,7 @@ private:
         s.scratch = p.scratch.string();
         s.namespaces = !o_.no_sandbox;
         s.readable = workbook_paths_;
+        if (!p.kernels.empty() && fs::exists(p.kernels)) s.readable.push_back(p.kernels.string());
         if (p.budget) s.cgroups = p.budget->procs();
         return s;
     }
@@ -858,6 +860,35 @@ private:
     }
     fs::path prebuild() const { return ws_.build() / "bin" / "kernel-prebuild"; }
 
+    // The graded test and the race pass read the kernel files from a copy owned by root, readable by
+    // the submission's user alone and writable by nobody: a race pass runs beside the next graded
+    // tests, whose code (the same user's) must not swap the kernels one of them reads.
+    void snapshot_kernels(Prepared& p) {
+        const fs::path all = fs::absolute(base() / "kernels");
+        fs::create_directories(all);
+        fs::permissions(all, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+        p.kernels = all / random_hex(8);
+        const auto mine = [&](const fs::path& f, fs::perms perms) {
+            fs::permissions(f, perms);
+            if (::chown(f.c_str(), 0, static_cast<gid_t>(p.uid)) != 0)
+                throw Error(fmt::format("cannot give {} to group {}: {}", f.string(), p.uid, std::strerror(errno)));
+        };
+        const auto folder = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec;
+        fs::create_directories(p.kernels);
+        mine(p.kernels, folder);
+        for (const Exercise* ex : exercises_) {
+            if (p.problem.count(ex->id) || ex->kernels.empty()) continue;
+            const fs::path to = p.kernels / ex->dir();
+            fs::create_directories(to);
+            mine(to, folder);
+            for (const auto& k : ex->kernels) {
+                const fs::path name = fs::path(k).filename();
+                fs::copy_file(p.scratch / ex->dir() / name, to / name, fs::copy_options::overwrite_existing);
+                mine(to / name, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+            }
+        }
+    }
+
     Prepared prepare(const Submission& s, int uid) {
         auto unpacking = std::make_unique<PhaseTimes::Scope>(phases_, "unpack and locate");
         Prepared p;
@@ -986,6 +1017,7 @@ private:
                 compile(*ex, p, box);
             }
         warm_kernel_cache(p, box);
+        snapshot_kernels(p);
         return p;
     }
 
@@ -1050,7 +1082,7 @@ private:
         // The checker (the instructor's graded test, which runs no student code) runs here, outside
         // the sandbox, and alone writes the evidence, where the sandbox cannot see; it starts the
         // runner (the student's code) inside the sandbox and judges what comes back.
-        const fs::path dir = p.scratch / ex.dir();
+        const fs::path dir = ex.kernels.empty() ? p.scratch / ex.dir() : p.kernels / ex.dir();
         Sandbox box = sandbox_for(p);
         box.env = {{"WORKBOOK_KERNEL_DIR", dir.string()}};
         const long oom_before = p.budget ? p.budget->oom_kills() : 0;
@@ -1232,6 +1264,7 @@ private:
                 const PhaseTimes::Scope timed(phases_, "clean up");
                 prepared[i]->budget.reset();  // its processes stopped, its tmpfs unmounted
                 remove_scratch(prepared[i]->scratch);
+                if (!prepared[i]->kernels.empty()) remove_scratch(prepared[i]->kernels);
                 prepared[i].reset();
             }
             {
