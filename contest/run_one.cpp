@@ -33,11 +33,7 @@ namespace {
 
 constexpr std::size_t guard = 1024;  // elements after C that must stay untouched
 
-std::string fnv1a(const std::string& s) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-    return fmt::format("{:016x}", h);
-}
+std::string fingerprint(const std::string& s) { return fmt::format("{:016x}", fnv1a(s.data(), s.size())); }
 
 // The submission's runner (contest-runner, beside this program): it builds and launches the
 // kernel; this process checks every C and, on CPU devices, keeps the clock.
@@ -306,7 +302,7 @@ int run_one(const RunOneOptions& o) {
                 << fmt::format("{:.6g}", speed.low) << "\nratio_hi=" << fmt::format("{:.6g}", speed.high)
                 << "\nyardstick=" << one_line(yard_label) << "\nyardstick_median_s="
                 << fmt::format("{:.9g}", yard_times[yard_times.size() / 2])
-                << "\nsizes=" << size_list << "\noptions=" << one_line(d.options) << "\nhash=" << fnv1a(source) << "\n";
+                << "\nsizes=" << size_list << "\noptions=" << one_line(d.options) << "\nhash=" << fingerprint(source) << "\n";
         return exit_ok;
     } catch (...) {
         return reject(describe_exception(std::current_exception()));

@@ -2,6 +2,7 @@
 #include "workbook/matmul.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 
@@ -68,12 +69,6 @@ bool recall(const std::string& file, std::size_t elements, Expected& e) {
     return static_cast<bool>(in);
 }
 
-std::uint64_t fnv1a(std::uint64_t h, const void* data, std::size_t bytes) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
-
 }  // namespace
 
 Expected expected(int n, std::span<const float> a, std::span<const float> b) {
@@ -81,9 +76,9 @@ Expected expected(int n, std::span<const float> a, std::span<const float> b) {
     const std::size_t N = static_cast<std::size_t>(n), elements = N * N;
     std::string file;
     if (const char* dir = std::getenv("WORKBOOK_REFERENCE_CACHE"); dir && *dir && n >= 128) {
-        std::uint64_t h = fnv1a(1469598103934665603ULL, &n, sizeof n);
-        h = fnv1a(h, a.data(), elements * sizeof(float));
-        h = fnv1a(h, b.data(), elements * sizeof(float));
+        std::uint64_t h = fnv1a(&n, sizeof n);
+        h = fnv1a(a.data(), elements * sizeof(float), h);
+        h = fnv1a(b.data(), elements * sizeof(float), h);
         file = fmt::format("{}/matmul-{}-{:016x}.bin", dir, n, h);
         if (Expected e; recall(file, elements, e)) return e;
     }
@@ -182,7 +177,7 @@ void require_square_work_group(const cl::Kernel& kernel, const cl::Device& devic
 }
 
 Launch rows_launch(const cl::Kernel& kernel, const cl::Device& device, int n, std::vector<std::size_t> local_floats) {
-    const std::size_t local = work_group_size_1d(kernel, device, 64);
+    const std::size_t local = work_group_size_1d(kernel, device, rows_per_group);
     return Launch{cl::NDRange(round_up(static_cast<std::size_t>(n), local)), cl::NDRange(local),
                   std::move(local_floats)};
 }

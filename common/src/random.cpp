@@ -2,6 +2,7 @@
 #include "workbook/random.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 
@@ -30,8 +31,7 @@ std::uint64_t session_seed() {
 std::string seed_banner(std::uint64_t seed) { return fmt::format("seed {} (repeat with WORKBOOK_SEED={})", seed, seed); }
 
 Rng Rng::derived(std::uint64_t base, std::string_view purpose, std::uint64_t index) {
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the purpose, mixed with base and index
-    for (unsigned char c : purpose) h = (h ^ c) * 1099511628211ull;
+    const std::uint64_t h = fnv1a(purpose.data(), purpose.size());  // mixed with base and index
     Rng mix(base ^ h ^ (index * 0x9e3779b97f4a7c15ull));
     return Rng(mix.next_u64());
 }

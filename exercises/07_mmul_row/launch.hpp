@@ -11,6 +11,7 @@ namespace workbook::ex07 {
 // rows past N.
 inline matmul::Rung rung() {
     matmul::Rung r;
+    r.group_extent = matmul::rows_per_group;
     r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
         return matmul::rows_launch(kernel, device, n);
     };

@@ -17,6 +17,7 @@ inline matmul::Rung rung() {
     matmul::Rung r;
     r.build_options = "-DMAX_N=" + std::to_string(max_n);
     r.max_n = max_n;
+    r.group_extent = matmul::rows_per_group;
     r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
         return matmul::rows_launch(kernel, device, n);
     };

@@ -65,6 +65,9 @@ struct Rung {
     std::string build_options;
     std::function<Launch(const cl::Device&, const cl::Kernel&, int n)> launch;
     int max_n = 0;  // the largest N the kernel supports; 0 for no limit of its own
+    // The most rows (or columns) of C one work-group covers: the race pass's sizes reach one past
+    // it, so even there the grid has two work-groups along it, the last one partial.
+    int group_extent = 16;
     // Throws workbook::Error when n is outside 1..max_n, saying why.
     void check_size(int n) const;
 };
@@ -79,9 +82,10 @@ void require_square_work_group(const cl::Kernel& kernel, const cl::Device& devic
 // Throws workbook::Error when `floats` of __local memory per work-group exceed the device's.
 void require_local_memory(const cl::Device& device, std::size_t floats);
 
-// One work-item per row of C on a 1D range: work-groups of 64 (or what the kernel and device
-// allow), the global size n rounded up to a whole number of them, and the given __local arguments.
-// The geometry of exercises 07, 08 and 09.
+// One work-item per row of C on a 1D range: work-groups of rows_per_group (or what the kernel and
+// device allow), the global size n rounded up to a whole number of them, and the given __local
+// arguments. The geometry of exercises 07, 08 and 09.
+inline constexpr int rows_per_group = 64;
 Launch rows_launch(const cl::Kernel& kernel, const cl::Device& device, int n, std::vector<std::size_t> local_floats = {});
 
 // Sets N, A, B, C and the __local arguments, then enqueues the kernel; returns its event.

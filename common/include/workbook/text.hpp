@@ -4,6 +4,7 @@
 
 #include "workbook/errors.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,15 @@
 #include <string_view>
 
 namespace workbook {
+
+// FNV-1a over `bytes` bytes, continuing from `h`: a cheap fingerprint for cache keys and seeds
+// (not a defence against anyone choosing inputs to collide).
+inline constexpr std::uint64_t fnv1a_start = 1469598103934665603ULL;
+inline std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t h = fnv1a_start) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
 
 // A whole file, byte for byte; empty when it is missing or cannot be read.
 inline std::string read_file_or_empty(const std::filesystem::path& path) {

@@ -76,6 +76,8 @@ void check_vector_sum_host(const std::string& op, std::size_t inputs);
 
 // The sizes a matmul rung is graded at: 1, 17, 100, 257 (none a multiple of 16 or of a
 // work-group size) and 1024, each capped at the rung's max_n (which is then tried itself).
+// Under the simulator (WORKBOOK_SMALL=1): 1, 17, 33 and one past the rung's group_extent, so the
+// grid has at least two work-groups along each dimension, the last one partial.
 std::vector<int> matmul_sizes(const matmul::Rung& rung);
 
 // Grades a rung's mmul kernel with its own launch geometry (the runner's "matmul" operation):
