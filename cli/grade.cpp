@@ -442,7 +442,12 @@ public:
         say(fmt::format("{} submission(s), {} already graded (journal), {} exercise(s) each; secret seed in {}",
                         subs.size(), subs.size() - todo.size(), exercises_.size(), (o_.out / "secret.toml").string()));
         if (!todo.empty()) {
+            // The host-code recipes and their precompiled header, beside the reference runs.
+            auto recipes = std::async(std::launch::async, [&] {
+                find_workbook_paths(json::parse(read_file_or_empty(ws_.build() / "compile_commands.json")));
+            });
             reference_runs();
+            recipes.get();
             grade(todo);
         }
         if (o_.step == GradeOptions::Step::part) return exit_ok;  // the gather writes the outputs
@@ -750,42 +755,53 @@ private:
         return text;
     }
 
+    // Two at a time: a run is one process busy, PoCL's second thread only while a kernel runs.
     void reference_runs() {
         const PhaseTimes::Scope timed(phases_, "reference runs (once)");
         fs::create_directories(expected_cache());
-        for (const Exercise* ex : exercises_) {
-            const fs::path file = base() / "reference" / (ex->dir() + ".txt");
-            fs::create_directories(file.parent_path());
-            fs::remove(file);
-            // The instructor's kernels, built by this run into a cache of their own (see seed_kernel_cache).
-            const fs::path cache = kernel_cache(*ex);  // kept: PoCL keys it by source, options and device
-            fs::create_directories(cache);
-            const fs::path builds = base() / "reference" / (ex->dir() + "-builds.txt");
-            fs::remove(builds);
-            const auto r = run_process({(ws_.build() / "bin" / ("test-" + ex->dir() + "-solution")).string()},
-                                       std::chrono::seconds(ex->time_limit_s * 2),
-                                       {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_EVIDENCE_FILE=" + file.string(),
-                                        "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "POCL_CACHE_DIR=" + cache.string(),
-                                        "WORKBOOK_REFERENCE_CACHE=" + (o_.share_work ? expected_cache().string() : ""),
-                                        "WORKBOOK_BUILD_LOG=" + builds.string()});
-            if (!r.passed() || !fs::exists(file))
-                throw Error(fmt::format("the solution of {} does not pass its own test on the secret seed ({}): "
-                                        "fix the instructor's tree first\n{}",
-                                        ex->dir(), r.status(), cap(r.output, 2000)));
-            reference_[ex->id] = read_file_or_empty(file);
-            // Which programs its runner built (kernel file, options), once each: see warm_kernel_cache.
-            std::set<std::pair<std::string, std::string>> seen;
-            std::istringstream lines(read_file_or_empty(builds));
-            for (std::string line; std::getline(lines, line);)
-                if (const auto tab = line.find('\t'); tab != std::string::npos) {
-                    std::pair<std::string, std::string> b{line.substr(0, tab), line.substr(tab + 1)};
-                    // A file of the exercise's folder, by name (the grader copies them there so).
-                    if (b.first.empty() || b.first != fs::path(b.first).filename().string() || !seen.insert(b).second) continue;
-                    builds_[ex->id].push_back(std::move(b));
-                }
-        }
+        std::atomic<std::size_t> next{0};
+        std::mutex results;
+        const auto worker = [&] {
+            for (std::size_t i; (i = next++) < exercises_.size();) reference_run(exercises_[i], results);
+        };
+        auto other = std::async(std::launch::async, worker);
+        worker();
+        other.get();
     }
 
+    // One exercise's solution on the secret seed: its evidence, and the kernel builds it made.
+    void reference_run(const Exercise* ex, std::mutex& results) {
+        const fs::path file = base() / "reference" / (ex->dir() + ".txt");
+        fs::create_directories(file.parent_path());
+        fs::remove(file);
+        // The instructor's kernels, built by this run into a cache of their own (see seed_kernel_cache).
+        const fs::path cache = kernel_cache(*ex);  // kept: PoCL keys it by source, options and device
+        fs::create_directories(cache);
+        const fs::path builds = base() / "reference" / (ex->dir() + "-builds.txt");
+        fs::remove(builds);
+        const auto r = run_process({(ws_.build() / "bin" / ("test-" + ex->dir() + "-solution")).string()},
+                                   std::chrono::seconds(ex->time_limit_s * 2),
+                                   {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_EVIDENCE_FILE=" + file.string(),
+                                    "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "POCL_CACHE_DIR=" + cache.string(),
+                                    "WORKBOOK_REFERENCE_CACHE=" + (o_.share_work ? expected_cache().string() : ""),
+                                    "WORKBOOK_BUILD_LOG=" + builds.string()});
+        if (!r.passed() || !fs::exists(file))
+            throw Error(fmt::format("the solution of {} does not pass its own test on the secret seed ({}): "
+                                    "fix the instructor's tree first\n{}",
+                                    ex->dir(), r.status(), cap(r.output, 2000)));
+        const std::lock_guard<std::mutex> lock(results);
+        reference_[ex->id] = read_file_or_empty(file);
+        // Which programs its runner built (kernel file, options), once each: see warm_kernel_cache.
+        std::set<std::pair<std::string, std::string>> seen;
+        std::istringstream lines(read_file_or_empty(builds));
+        for (std::string line; std::getline(lines, line);)
+            if (const auto tab = line.find('\t'); tab != std::string::npos) {
+                std::pair<std::string, std::string> b{line.substr(0, tab), line.substr(tab + 1)};
+                // A file of the exercise's folder, by name (the grader copies them there so).
+                if (b.first.empty() || b.first != fs::path(b.first).filename().string() || !seen.insert(b).second) continue;
+                builds_[ex->id].push_back(std::move(b));
+            }
+    }
 
     static bool kernel_only(const Exercise& ex) {
         return std::none_of(ex.edit.begin(), ex.edit.end(), [](const std::string& f) { return fs::path(f).extension() != ".cl"; });
@@ -1175,7 +1191,6 @@ private:
     }
 
     void grade(const std::vector<const Submission*>& todo) {
-        find_workbook_paths(json::parse(read_file_or_empty(ws_.build() / "compile_commands.json")));
         // Preparing and compiling in parallel; testing in submission order, one at a time.
         std::vector<std::optional<Prepared>> prepared(todo.size());
         std::mutex m;
