@@ -8,7 +8,8 @@
 # line of their own, so no two compile alike and no kernel is the instructor's byte for byte (no
 # sharing by content applies: the worst case). KERNELS_EVERY=K gives only every K-th student
 # kernels of their own, the others the instructor's. Scores must be full in both runs: the bench
-# says so if not.
+# says so if not. BEFORE_FROM=DIR takes the "before" run from an earlier bench's folder (kept with
+# KEEP=1: DIR/before/phases.json and DIR/before.wall) instead of grading it again, and says so.
 set -euo pipefail
 n=${1:-40}
 every=${KERNELS_EVERY:-1}
@@ -42,10 +43,19 @@ run() {  # run NAME [grade flags]: grades the class into $work/NAME, prints its 
     "$wb" grade "$work/class" --out "$work/$name" --quiet "$@" > "$work/$name.log" 2>&1 ||
         { cat "$work/$name.log"; echo "grading ($name) failed" >&2; exit 1; }
     end=$(date +%s.%N)
-    echo "$end - $start" | bc
+    echo "$end - $start" | bc | tee "$work/$name.wall"
 }
-echo "grading, before (--no-shared-work) ..."
-before=$(run before --no-shared-work)
+if [ -n "${BEFORE_FROM:-}" ]; then
+    [ -f "$BEFORE_FROM/before/phases.json" ] && [ -f "$BEFORE_FROM/before.wall" ] ||
+        { echo "BEFORE_FROM=$BEFORE_FROM: no before/phases.json and before.wall there (a bench kept with KEEP=1)" >&2; exit 2; }
+    echo "before: taken from $BEFORE_FROM (an earlier run, not back to back)"
+    mkdir -p "$work/before"
+    cp "$BEFORE_FROM/before/phases.json" "$work/before/" && cp "$BEFORE_FROM/before/gradebook.csv" "$work/before/"
+    before=$(cat "$BEFORE_FROM/before.wall")
+else
+    echo "grading, before (--no-shared-work) ..."
+    before=$(run before --no-shared-work)
+fi
 echo "grading, after ..."
 after=$(run after)
 
