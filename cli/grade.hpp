@@ -91,6 +91,7 @@ struct GradedRunSpec {
     std::uint64_t seed = 0;
     std::string nonce, reference;
     int limit_s = 60;
+    std::string cases;  // non-empty: only the checker's test cases that match (doctest --test-case)
     std::vector<std::string> runner_wrapper;
     // The checkers' cache of expected results (matmul.hpp: expected()): a folder of the grader's
     // own that no runner can reach; empty for none.

@@ -81,6 +81,13 @@ sed -i '1i #include <unistd.h>' "$subs/paul/exercises/02_vadd/vadd_host.cpp"
 # A kernel that writes far outside its buffers (on PoCL, native code in the runner's process).
 solved rick && sed -i 's/c\[i\] = a\[i\] + b\[i\];/c[i] = a[i] + b[i]; c[i + 40000000] = 1.0f; c[i - 40000000] = 1.0f;/' \
     "$subs/rick/exercises/02_vadd/vadd.cl"
+# A kernel that races but is right on PoCL (each work-item scribbles on its neighbour's element,
+# which the neighbour then overwrites), and host code that switches the simulator's race check off
+# in its own process before main(): the kernels are race-checked again in a runner of ours.
+solved rhea && sed -i 's/c\[i\] = a\[i\] + b\[i\];/if (get_local_id(0) + 1 < get_local_size(0) \&\& i + 1 < count) c[i + 1] = -1.0f; c[i] = a[i] + b[i];/' \
+    "$subs/rhea/exercises/02_vadd/vadd.cl"
+printf '\n#include <cstdlib>\nnamespace { const bool quiet = [] { ::unsetenv("OCLGRIND_DATA_RACES"); ::unsetenv("OCLGRIND_UNINITIALIZED"); return true; }(); }\n' \
+    >> "$subs/rhea/exercises/02_vadd/vadd_host.cpp"
 
 # Bytes that once stopped the whole class (invalid UTF-8 in a JSON writer) and a terminal escape.
 solved sam && inject sam 'std::fputs("\\377\\033]0;pwned\\007 and \\302\\233 2J", stdout);'
@@ -204,7 +211,7 @@ printf 'submission,student id\nalice,s001\nbob,s002\n' > "$work/roster.csv"
 if [ "$mode" = nosandbox ]; then
     # The verdict attacks, and a correct control, without namespaces.
     for d in "$subs"/*; do
-        case "$(basename "$d")" in alice|mallory|nina|olivia|oscar|paul|rick|sam) ;; *) rm -rf "$d" ;; esac
+        case "$(basename "$d")" in alice|mallory|nina|olivia|oscar|paul|rhea|rick|sam) ;; *) rm -rf "$d" ;; esac
     done
     chmod 700 "$subs"
     "$wb" grade "$subs" --out "$out" --only 01 --only 02 --jobs 2 --timeout 20 --no-sandbox > "$work/nosandbox.log" 2>&1 ||
@@ -212,7 +219,7 @@ if [ "$mode" = nosandbox ]; then
     cat "$out/gradebook.csv"
     for row in "alice,alice,1.00,2.00,3.00,3.00" "mallory,mallory,1.00,0.00,1.00,3.00" "nina,nina,1.00,0.00,1.00,3.00" \
                "olivia,olivia,1.00,0.00,1.00,3.00" "oscar,oscar,1.00,2.00,3.00,3.00" "paul,paul,1.00,1.00,2.00,3.00" \
-               "rick,rick,1.00,0.00,1.00,3.00" "sam,sam,1.00,2.00,3.00,3.00"; do
+               "rhea,rhea,1.00,0.00,1.00,3.00" "rick,rick,1.00,0.00,1.00,3.00" "sam,sam,1.00,2.00,3.00,3.00"; do
         grep -qx "$row" "$out/gradebook.csv" || fail "without namespaces, row \"$row\" missing"
         echo "ok: $row (no namespaces)"
     done
@@ -279,6 +286,8 @@ expect_row "olivia,olivia,1.00,0.00,1.00,3.00" "a student definition of compare(
 expect_row "oscar,oscar,1.00,2.00,3.00,3.00" "snooping finds no secret (and the work is right)"
 expect_row "paul,paul,1.00,1.00,2.00,3.00" "answering twice fails that case"
 expect_row "rick,rick,1.00,0.00,1.00,3.00" "a kernel writing far outside its buffers"
+expect_row "rhea,rhea,1.00,0.00,1.00,3.00" "a racy kernel whose host code turns the race check off in its own process"
+grep -q "Write-write data race" "$out/results/rhea.json" || fail "rhea's race is not reported: $(head -c 1500 "$out/results/rhea.json")"
 for who in oscar mallory nina; do
     grep -q "WORKBOOK_EVIDENCE_\|WORKBOOK_RUNNER\|CTEST_\|IS_SANDBOX" "$out/results/$who.json" &&
         fail "$who saw the checker's or the grader's environment"
