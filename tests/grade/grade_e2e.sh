@@ -88,6 +88,29 @@ solved rhea && sed -i 's/c\[i\] = a\[i\] + b\[i\];/if (get_local_id(0) + 1 < get
     "$subs/rhea/exercises/02_vadd/vadd.cl"
 printf '\n#include <cstdlib>\nnamespace { const bool quiet = [] { ::unsetenv("OCLGRIND_DATA_RACES"); ::unsetenv("OCLGRIND_UNINITIALIZED"); return true; }(); }\n' \
     >> "$subs/rhea/exercises/02_vadd/vadd_host.cpp"
+# The same racy kernel, and host code that tries to put a clean one in its place before the race
+# pass reads it (the pass runs later, beside the next tests): the kernels it reads are a copy
+# owned by root that the student's user may read and nobody may change.
+solved sven && cp "$subs/rhea/exercises/02_vadd/vadd.cl" "$subs/sven/exercises/02_vadd/vadd.cl"
+cat >> "$subs/sven/exercises/02_vadd/vadd_host.cpp" <<'CPP'
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+namespace {
+const bool swapped = [] {
+    const char* dir = std::getenv("WORKBOOK_KERNEL_DIR");
+    if (!dir) return false;
+    const std::string file = std::string(dir) + "/vadd.cl";
+    std::remove(file.c_str());
+    std::FILE* out = std::fopen(file.c_str(), "w");
+    std::puts(out ? "sven: SWAPPED the kernel" : "sven: the kernel could not be replaced");
+    if (!out) return false;
+    std::fputs("__kernel void vadd(__global const float* a, __global const float* b, __global float* c, "
+               "const unsigned int n) { size_t i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }\n", out);
+    return std::fclose(out) == 0;
+}();
+}  // namespace
+CPP
 
 # Bytes that once stopped the whole class (invalid UTF-8 in a JSON writer) and a terminal escape.
 solved sam && inject sam 'std::fputs("\\377\\033]0;pwned\\007 and \\302\\233 2J", stdout);'
@@ -288,6 +311,9 @@ expect_row "paul,paul,1.00,1.00,2.00,3.00" "answering twice fails that case"
 expect_row "rick,rick,1.00,0.00,1.00,3.00" "a kernel writing far outside its buffers"
 expect_row "rhea,rhea,1.00,0.00,1.00,3.00" "a racy kernel whose host code turns the race check off in its own process"
 grep -q "Write-write data race" "$out/results/rhea.json" || fail "rhea's race is not reported: $(head -c 1500 "$out/results/rhea.json")"
+expect_row "sven,sven,1.00,0.00,1.00,3.00" "host code that replaces its kernel file before the race pass reads it"
+grep -q "SWAPPED" "$out/results/sven.json" && fail "sven replaced the kernel file the race pass reads"
+grep -q "could not be replaced" "$out/results/sven.json" || fail "sven's attempt did not run: $(head -c 1500 "$out/results/sven.json")"
 for who in oscar mallory nina; do
     grep -q "WORKBOOK_EVIDENCE_\|WORKBOOK_RUNNER\|CTEST_\|IS_SANDBOX" "$out/results/$who.json" &&
         fail "$who saw the checker's or the grader's environment"
