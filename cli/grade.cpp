@@ -440,6 +440,10 @@ public:
         if (o_.step == GradeOptions::Step::gather) return gather();
         // A run killed part-way (the journal resumes it) leaves mounts and cgroups behind.
         for (const auto& line : grading::reclaim_leftovers(base() / "work")) say(line);
+        {  // and its copies of kernels, which only it used (the journal re-grades what was not kept)
+            std::error_code ec;
+            fs::remove_all(base() / "kernels", ec);
+        }
         budget_support_ = std::make_unique<grading::BudgetSupport>(o_.budget);
         say(budget_support_->describe());
         fs::create_directories(base() / "work");

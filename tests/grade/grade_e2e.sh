@@ -279,6 +279,7 @@ grep -q "dropped a torn last record" "$work/second.log" || fail "the torn journa
 python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$out/journal.jsonl" ||
     fail "the journal holds a damaged record after resuming"
 grep -q "already graded (journal)" "$work/second.log" || fail "the resumed run did not read the journal"
+[ -z "$(ls -A "$out/kernels" 2>/dev/null)" ] || fail "copies of kernels left behind after resuming: $(ls "$out/kernels")"
 cat "$out/gradebook.csv"
 
 expect_row() {
