@@ -349,8 +349,6 @@ race::Result run_race_pass(const GradedRunSpec& s, const std::vector<std::string
 
 namespace {
 
-// One thread that runs queued work in order (the race passes: see Grader::test). Work still
-// queued when it is destroyed is dropped; the one running is waited for.
 // Work that only has to keep ahead of the graded tests (preparing the next submissions, the race
 // passes) runs at this niceness, it and every process it starts: the graded tests, one at a time,
 // set the pace of a run, and on two cores they ran 1.6 times slower than alone while the rest
@@ -364,6 +362,8 @@ void run_in_background(int nice) {
     if (nice > 0) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
 }
 
+// One thread that runs queued work in order (the race passes: see Grader::test), at `nice`. Work
+// still queued when it is destroyed is dropped; the one running is waited for.
 class Lane {
 public:
     explicit Lane(int nice) : nice_(nice), thread_([this] { loop(); }) {}
