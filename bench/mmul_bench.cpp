@@ -7,6 +7,7 @@
 #include "08_mmul_row_private/launch.hpp"
 #include "09_mmul_col_local/launch.hpp"
 #include "10_mmul_block/launch.hpp"
+#include "15_sgemm_wpt/launch.hpp"
 #include "chart.hpp"
 
 #include "contest/reference.hpp"
@@ -161,7 +162,8 @@ std::vector<NamedRung> ladder() {
             {"07 row per work-item", qualified("07_mmul_row", workbook::ex07::rung())},
             {"08 row of A private", qualified("08_mmul_row_private", workbook::ex08::rung())},
             {"09 + column of B local", qualified("09_mmul_col_local", workbook::ex09::rung())},
-            {"10 blocked 16x16 local", qualified("10_mmul_block", workbook::ex10::rung())}};
+            {"10 blocked 16x16 local", qualified("10_mmul_block", workbook::ex10::rung())},
+            {"15 8 per work-item, 32x32", qualified("15_sgemm_wpt", workbook::ex15::rung())}};
 }
 
 // Times one rung's kernel at this size and checks the last result.

@@ -98,6 +98,9 @@ COMMON_OBJ := $(patsubst $(WB_TOP)/common/%.cpp,$(LIBDIR)/%.o,$(COMMON_SRC))
 # the generic operations; and this exercise's own operations (runner.cpp) when it has some.
 RUNNER_MAIN_OBJ := $(LIBDIR)/runner/src/runner_main.o $(LIBDIR)/runner/src/ops.o
 RUNNER_OPS_OBJ := $(if $(wildcard runner.cpp),$(OBJ)/runner.o)
+# The speed check's reference kernels (course.toml's speed_references), in the runners.
+SPEED_REFERENCES := $(foreach r,$(call manifest,speed_references),$(WB_TOP)/solutions/$(r)/mmul.cl)
+REFERENCES_OBJ := $(if $(strip $(SPEED_REFERENCES)),$(OBJ)/references/embedded_kernels.o)
 TESTING_OBJ := $(patsubst $(WB_TOP)/common/testing/src/%.cpp,$(LIBDIR)/testing/%.o,$(TESTING_SRC))
 COMMON_LIB := $(LIBDIR)/libworkbook_common.a
 TESTING_LIB := $(LIBDIR)/libworkbook_testing.a
@@ -192,7 +195,12 @@ $(OBJ)/solution/embedded_kernels.cpp: $(SOLUTION_KERNELS) $(WB_TOP)/make_defs/em
 	@mkdir -p $(@D)
 	$(Q)cd $(WB_TOP) && sh make_defs/embed_kernels.sh $(abspath $@) $(foreach k,$(SOLUTION_KERNELS),$(call to_top,$(k)))
 
-$(OBJ)/starter/embedded_kernels.o $(OBJ)/solution/embedded_kernels.o: %.o: %.cpp $(WB_CONFIG)
+$(OBJ)/references/embedded_kernels.cpp: $(SPEED_REFERENCES) $(WB_TOP)/make_defs/embed_kernels.sh
+	$(call say,EMBED,$(foreach k,$(SPEED_REFERENCES),$(call to_top,$(k))))
+	@mkdir -p $(@D)
+	$(Q)cd $(WB_TOP) && WB_QUALIFIED=1 sh make_defs/embed_kernels.sh $(abspath $@) $(foreach k,$(SPEED_REFERENCES),$(call to_top,$(k)))
+
+$(OBJ)/starter/embedded_kernels.o $(OBJ)/solution/embedded_kernels.o $(OBJ)/references/embedded_kernels.o: %.o: %.cpp $(WB_CONFIG)
 	$(call say,CXX,$(call to_top,$<))
 	$(Q)$(WB_COMPILE) $(WB_COMMON_INC) $(CPPFLAGS) -c $< -o $@
 
@@ -209,13 +217,13 @@ $(DEMO): $(OBJ)/main.o $(STARTER_OBJ) $(COMMON_LIB)
 	$(link_program)
 $(TEST): $(OBJ)/test.o $(OBJ)/starter/embedded_kernels.o $(TESTING_LIB) $(COMMON_LIB) | $(RUNNER)
 	$(link_program)
-$(RUNNER): $(RUNNER_MAIN_OBJ) $(RUNNER_OPS_OBJ) $(STARTER_OBJ) $(COMMON_LIB)
+$(RUNNER): $(RUNNER_MAIN_OBJ) $(RUNNER_OPS_OBJ) $(REFERENCES_OBJ) $(STARTER_OBJ) $(COMMON_LIB)
 	$(link_program)
 $(SOLUTION_DEMO): $(OBJ)/main.o $(SOLUTION_OBJ) $(COMMON_LIB)
 	$(link_program)
 $(SOLUTION_TEST): $(OBJ)/test.o $(OBJ)/solution/embedded_kernels.o $(TESTING_LIB) $(COMMON_LIB) | $(SOLUTION_RUNNER)
 	$(link_program)
-$(SOLUTION_RUNNER): $(RUNNER_MAIN_OBJ) $(RUNNER_OPS_OBJ) $(SOLUTION_OBJ) $(COMMON_LIB)
+$(SOLUTION_RUNNER): $(RUNNER_MAIN_OBJ) $(RUNNER_OPS_OBJ) $(REFERENCES_OBJ) $(SOLUTION_OBJ) $(COMMON_LIB)
 	$(link_program)
 
 # Header dependencies the compiler wrote (-MMD -MP).

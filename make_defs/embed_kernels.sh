@@ -3,6 +3,7 @@
 # into a program and registers each with workbook::EmbeddedKernel (common/include/workbook/
 # kernels.hpp), so workbook::kernel_source("vadd.cl") finds it from any directory.
 #   sh make_defs/embed_kernels.sh OUTPUT.cpp [KERNEL.cl ...]
+# With WB_QUALIFIED=1 each is registered as "<its folder>/<its name>" ("10_mmul_block/mmul.cl").
 # Run it from the top of the tree with the kernels' paths relative to it: each kernel is
 # registered under its file name ("vadd.cl") and shown in messages as the path given
 # ("solutions/02_vadd/vadd.cl"), as the CMake build does. The bytes are written as numbers, so no
@@ -31,6 +32,11 @@ trap 'rm -f "$partial"' EXIT
             exit 1
         fi
         name=${source##*/}
+        if [ -n "${WB_QUALIFIED:-}" ]; then
+            # "<folder>/<file name>", as cmake/embed_kernels.cmake's QUALIFIED does.
+            folder=${source%/*}
+            name="${folder##*/}/$name"
+        fi
         size=$(wc -c <"$source" | tr -d ' ')
         echo "const unsigned char text_${index}[] = {"
         # One byte per od word, sixteen to a line, then the terminating zero.

@@ -48,6 +48,10 @@ KernelSource kernel_source(const std::string& name) {
         }
         return KernelSource{name, path.string(), text};
     }
+    return embedded_kernel_source(name);
+}
+
+KernelSource embedded_kernel_source(const std::string& name) {
     for (const auto& k : registry())
         if (k.name == name) return k;
     const auto names = embedded_kernel_names();

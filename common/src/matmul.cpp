@@ -168,12 +168,16 @@ void require_local_memory(const cl::Device& device, std::size_t floats) {
 }
 
 void require_square_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t side) {
+    require_work_group(kernel, device, side, side);
+}
+
+void require_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x, std::size_t y) {
     const std::size_t limit = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
     const auto items = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
-    if (side * side > limit || items.size() < 2 || items[0] < side || items[1] < side)
+    if (x * y > limit || items.size() < 2 || items[0] < x || items[1] < y)
         throw Error(fmt::format("this device runs at most {} work-items of this kernel per work-group; a {} x {} "
                                 "work-group needs {}.\nFix: choose another device (--list shows them).",
-                                limit, side, side, side * side));
+                                limit, x, y, x * y));
 }
 
 Launch rows_launch(const cl::Kernel& kernel, const cl::Device& device, int n, std::vector<std::size_t> local_floats) {

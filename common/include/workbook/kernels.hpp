@@ -20,6 +20,11 @@ struct KernelSource {
 // listing the embedded names when there is neither.
 KernelSource kernel_source(const std::string& name);
 
+// The copy of `name` embedded at build time, whatever WORKBOOK_KERNEL_DIR says: what reference
+// kernels are read from (the speed check's yardsticks), never a file a student can replace.
+// Throws workbook::Error like kernel_source() when there is none.
+KernelSource embedded_kernel_source(const std::string& name);
+
 // Names of the kernel files this program embeds, in registration order.
 std::vector<std::string> embedded_kernel_names();
 

@@ -18,6 +18,9 @@ struct Exercise {
     int time_limit_s = 60;             // for the graded test
     double weight = 1.0;               // in a grade
     bool race_check = true;            // also run under the Oclgrind race check
+    // Rungs whose solution kernels the speed check times this one against (previous, then this):
+    // embedded into the exercise's runners; only for exercises where the student edits kernels only.
+    std::vector<std::string> speed_references;
     std::string dir() const { return id + "_" + name; }  // "02_vadd", under exercises/ and solutions/
 };
 

@@ -79,6 +79,9 @@ std::size_t square_work_group_side(const cl::Kernel& kernel, const cl::Device& d
 // Throws workbook::Error when the device cannot run a `side` x `side` work-group of this kernel.
 void require_square_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t side);
 
+// The same for an x by y work-group (dimension 0 by dimension 1).
+void require_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x, std::size_t y);
+
 // Throws workbook::Error when `floats` of __local memory per work-group exceed the device's.
 void require_local_memory(const cl::Device& device, std::size_t floats);
 

@@ -1,15 +1,18 @@
 // The runner's operations for graded tests (see runner_ops.hpp).
 #include "workbook/runner_ops.hpp"
 
+#include "workbook/errors.hpp"
 #include "workbook/kernels.hpp"
 #include "workbook/launch.hpp"
 #include "workbook/pi.hpp"
 #include "workbook/program.hpp"
 #include "workbook/runner_device.hpp"
+#include "workbook/timing.hpp"
 
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 
 namespace workbook::runner {
 
@@ -99,6 +102,54 @@ Message run_matmul(const matmul::Rung& rung, const Message& r) {
     Message reply;
     reply.arrays["c"] = read_back(c, initial.size());
     reply.text["launch"] = launch.describe();
+    return reply;
+}
+
+Message run_matmul_timed(const std::map<std::string, matmul::Rung>& rungs, const Message& r) {
+    struct Timed {
+        std::optional<cl::Kernel> kernel;
+        cl::Buffer a, b, c;
+        std::size_t c_floats = 0;
+        int n = 0;
+        matmul::Launch launch;
+        cl::Event last;
+    };
+    static std::map<std::string, Timed> state;
+    const std::string& key = r.str("kernel");
+    const auto rung = rungs.find(key);
+    if (rung == rungs.end()) throw Error(fmt::format("this runner has no kernel called {} to time", key));
+    auto& dev = device();
+    Timed& t = state[key];
+    const std::string& step = r.str("step");
+    Message reply;
+    if (step == "upload") {
+        if (!t.kernel) {
+            const KernelSource source =
+                key == "student" ? kernel_source(rung->second.kernel_file) : embedded_kernel_source(key + "/" + rung->second.kernel_file);
+            t.kernel = cl::Kernel(build_program(dev.context, source, rung->second.build_options), "mmul");
+        }
+        t.n = static_cast<int>(r.num("n"));
+        rung->second.check_size(t.n);
+        t.a = buffer_of(r.array("a"), CL_MEM_READ_ONLY);
+        t.b = buffer_of(r.array("b"), CL_MEM_READ_ONLY);
+        t.c = buffer_of(r.array("c"));
+        t.c_floats = r.array("c").size();
+        t.launch = rung->second.launch(dev.choice.device, *t.kernel, t.n);
+        dev.queue.finish();
+        const auto type = dev.choice.device.getInfo<CL_DEVICE_TYPE>();
+        reply.text["device_type"] = (type & CL_DEVICE_TYPE_CPU) ? "cpu" : (type & CL_DEVICE_TYPE_GPU) ? "gpu" : "other";
+        reply.text["launch"] = t.launch.describe();
+    } else if (step == "launch") {
+        if (!t.kernel) throw Error(fmt::format("{} was launched before its upload", key));
+        t.last = matmul::enqueue(dev.queue, *t.kernel, t.n, t.a, t.b, t.c, t.launch);
+        t.last.wait();
+    } else if (step == "download") {
+        if (!t.kernel) throw Error(fmt::format("{} was downloaded before its upload", key));
+        reply.arrays["c"] = read_back(t.c, t.c_floats);
+        reply.numbers["event_s"] = event_times(t.last).run_seconds();
+    } else {
+        throw Error(fmt::format("no step {} in matmul_timed", step));
+    }
     return reply;
 }
 

@@ -12,6 +12,7 @@
 #include "workbook/runner.hpp"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,17 @@ std::vector<float> read_back(const cl::Buffer& buffer, std::size_t count);
 // "matmul": request n, arrays a, b (n·n and slack) and c (poisoned, guard band); reply c and the
 // launch's description. The rung decides the geometry on this device.
 Message run_matmul(const matmul::Rung& rung, const Message& request);
+
+// The speed check's launches (testing.hpp's check_matmul_speed), one kernel of `rungs` at a time:
+// "student" is the rung's kernel as the student wrote it (kernel_source), any other key a
+// reference rung whose kernel "<key>/mmul.cl" was embedded at build time (never read from a
+// folder a student can write). Request text "kernel" and "step":
+//   upload    n, arrays a, b and c: builds the kernel (once), makes the buffers; replies the
+//             device type ("cpu", "gpu" or "other") and the launch's description
+//   launch    one launch on those buffers, waited for: the checker times this call from outside
+//             on CPU devices, where the kernel is native code in this process
+//   download  c, and the last launch's device time as "event_s"
+Message run_matmul_timed(const std::map<std::string, matmul::Rung>& rungs, const Message& request);
 
 // Host code that computes out = in_0 + ... on the device: request count, inputs, arrays in0...
 // and out; reply out.

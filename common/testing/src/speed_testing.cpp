@@ -1,0 +1,198 @@
+// The speed check of the SGEMM track, the checker's side (see testing.hpp).
+//
+// Who holds what: the student's kernel runs in the test's runner (sandboxed when graded); the two
+// reference kernels run in a second runner, started here without the sandbox, that only ever
+// builds the copies embedded at build time. This process draws every input, keeps the clock on
+// CPU devices (where a kernel is native code in its runner and could forge what that runner
+// reports), checks every timed C, and alone decides.
+#include "workbook/testing.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/timing.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <random>
+
+namespace workbook::testing {
+
+namespace {
+
+constexpr float guard_value = 1234.5f;
+constexpr std::size_t guard = 1024;
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// One kernel in one runner: uploads fresh inputs, times one launch, brings C back checked.
+class Timed {
+public:
+    Timed(runner::Client& client, std::string key) : client_(client), key_(std::move(key)) {}
+
+    // Returns the launch's time: this process's clock on a CPU device, the device's event
+    // elsewhere (believed only when inside the wall time seen here).
+    double run(int n, const std::vector<float>& a, const std::vector<float>& b, std::vector<float>* c_out) {
+        const std::size_t elems = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+        runner::Message up = request("upload");
+        up.numbers["n"] = n;
+        up.arrays["a"] = a;
+        up.arrays["b"] = b;
+        std::vector<float> c(elems + guard, std::numeric_limits<float>::quiet_NaN());
+        std::fill(c.begin() + static_cast<std::ptrdiff_t>(elems), c.end(), guard_value);
+        up.arrays["c"] = std::move(c);
+        const auto uploaded = client_.call("matmul_timed", std::move(up));
+        device_type = uploaded.str("device_type");
+        launch = uploaded.str("launch");
+        const Stopwatch clock;
+        client_.call("matmul_timed", request("launch"));
+        const double wall = clock.seconds();
+        const auto back = client_.call("matmul_timed", request("download"));
+        std::vector<float> out = back.array("c", elems + guard);
+        for (std::size_t i = elems; i < out.size(); ++i)
+            if (std::memcmp(&out[i], &guard_value, sizeof(float)) != 0)
+                throw Error(fmt::format("{} wrote past the end of C (element {} after it) at N = {}", who(), i - elems + 1, n));
+        out.resize(elems);
+        *c_out = std::move(out);
+        const double event = back.num("event_s");
+        if (device_type == "cpu") return wall;
+        if (!(event > 0 && event <= wall))
+            throw Error(fmt::format("the device reported {} s for a launch of {} that took {} s here", event, who(), wall));
+        return event;
+    }
+
+    std::string who() const { return key_ == "student" ? "your kernel" : "the reference " + key_; }
+
+    std::string device_type, launch;
+
+private:
+    runner::Message request(const char* step) const {
+        runner::Message m;
+        m.text["kernel"] = key_;
+        m.text["step"] = step;
+        return m;
+    }
+    runner::Client& client_;
+    std::string key_;
+};
+
+// A random sample of C against dot products computed here, and a scan for NaN: every timed
+// launch is checked this way (a full reference per launch would cost more than the timing).
+void check_sample(int n, const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
+                  std::mt19937_64& gen, const std::string& who) {
+    const auto at = [n](int i, int j) { return static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + j; };
+    for (std::size_t i = 0; i < c.size(); ++i)
+        if (std::isnan(c[i]))
+            throw Error(fmt::format("{} left C[{}][{}] NaN in a timed launch at N = {} (never written)", who, i / n, i % n, n));
+    const Tolerance tol = matmul::tolerance(n);
+    std::uniform_int_distribution<int> pick(0, n - 1);
+    for (int s = 0; s < 1024; ++s) {
+        const int i = pick(gen), j = pick(gen);
+        double dot = 0, mag = 0;
+        for (int k = 0; k < n; ++k) {
+            const double p = static_cast<double>(a[at(i, k)]) * b[at(k, j)];
+            dot += p;
+            mag += std::fabs(p);
+        }
+        const double got = c[at(i, j)];
+        if (!(std::fabs(got - dot) <= tol.abs + tol.rel * mag))
+            throw Error(fmt::format("{} computed C[{}][{}] = {} in a timed launch at N = {}, but it is {}", who, i, j, got, n, dot));
+    }
+}
+
+}  // namespace
+
+SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& t) {
+    SpeedVerdict v;
+    std::vector<double> solution_gain, student_gain;
+    for (std::size_t i = 0; i < t.previous.size(); ++i) {
+        solution_gain.push_back(t.previous[i] / t.solution[i]);
+        student_gain.push_back(t.previous[i] / t.student[i]);
+    }
+    v.solution_gain = median(solution_gain);
+    v.student_gain = median(student_gain);
+    v.solution_spread = {*std::min_element(solution_gain.begin(), solution_gain.end()),
+                         *std::max_element(solution_gain.begin(), solution_gain.end())};
+    // Halfway between the two references on a log scale: as far from a copy of the previous rung
+    // as from this rung's solution, so noise fails neither a fast kernel nor passes a slow one.
+    v.required_gain = std::sqrt(v.solution_gain);
+    v.waived = v.solution_gain < spec.waive_below;
+    v.ok = v.waived || v.student_gain >= v.required_gain;
+    return v;
+}
+
+void check_matmul_speed(const SpeedSpec& spec) {
+    if (race_pass() || small_sizes_only()) {
+        MESSAGE("the speed check is left out under the simulator (WORKBOOK_SMALL=1): it times a real device");
+        return;
+    }
+    // The references' runner: the same program as the test's, started without the sandbox; it
+    // builds only the kernels embedded into it (run_matmul_timed), never the student's.
+    runner::Client reference_client({}, false);
+    Timed student(runner::client(), "student"), previous(reference_client, spec.previous), solution(reference_client, spec.current);
+
+    auto r = rng("matmul-speed");
+    std::mt19937_64 sample(r.next_u64());
+    // The size: from the first upload we learn the device type; N = 512 keeps a CPU run to
+    // seconds, N = 2048 gives a GPU launches of milliseconds. WORKBOOK_SPEED_N overrides both.
+    int n = 0;
+    if (const char* e = std::getenv("WORKBOOK_SPEED_N"); e && *e) n = std::atoi(e);
+    SpeedTimes times;
+    const int rounds = spec.rounds + 1;  // the first round warms up and is not counted
+    for (int round = 0; round < rounds; ++round) {
+        if (n <= 0) {
+            std::vector<float> c;
+            const std::vector<float> one(1, 1.0f);
+            solution.run(1, one, one, &c);
+            n = solution.device_type == "cpu" ? 512 : 2048;
+        }
+        const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
+        Timed* order[3] = {&previous, &solution, &student};
+        std::rotate(order, order + round % 3, order + 3);  // each kernel goes first, second and last in turn
+        double t[3] = {};
+        for (int k = 0; k < 3; ++k) {
+            std::vector<float> c;
+            t[k] = order[k]->run(n, a, b, &c);
+            check_sample(n, a, b, c, sample, order[k]->who());
+        }
+        if (round == 0) continue;
+        for (int k = 0; k < 3; ++k) {
+            auto& into = order[k] == &previous ? times.previous : order[k] == &solution ? times.solution : times.student;
+            into.push_back(t[k]);
+        }
+    }
+    const SpeedVerdict v = judge_speed(spec, times);
+    const auto gf = [n](const std::vector<double>& s) { return matmul::gflops(n, median(s)); };
+    const std::string table = fmt::format(
+        "speed at N = {} on a {} device, medians of {} rounds, the three kernels taking turns on fresh inputs:\n"
+        "  {:<42} {:9.1f} GFLOPS  {:.2f}x the previous rung\n"
+        "  {:<42} {:9.1f} GFLOPS  {:.2f}x (rounds: {:.2f}x to {:.2f}x)\n"
+        "  {:<42} {:9.1f} GFLOPS  1.00x",
+        n, student.device_type, spec.rounds, "yours", gf(times.student), v.student_gain,
+        fmt::format("this rung's solution ({})", spec.current), gf(times.solution), v.solution_gain,
+        v.solution_spread.first, v.solution_spread.second, fmt::format("the previous rung's ({})", spec.previous),
+        gf(times.previous));
+    std::cout << table << "\n";
+    if (v.waived) {
+        std::cout << fmt::format("On this device the {} step gains {:.2f}x (less than the {:.2f}x the check needs to "
+                                 "tell it from noise): the speed requirement is waived here.\n",
+                                 spec.technique, v.solution_gain, spec.waive_below);
+        return;
+    }
+    CHECK_MESSAGE(v.ok, fmt::format("{}\nYour kernel is correct but too slow for this rung: it needs {:.2f}x the previous "
+                                    "rung's speed (halfway between the two references: {:.0f}% of this rung's solution), "
+                                    "and reached {:.2f}x. This rung is about {}; see the README's Key concepts. ({})",
+                                    table, v.required_gain, 100.0 / v.required_gain, v.student_gain, spec.technique,
+                                    repeat_hint()));
+}
+
+}  // namespace workbook::testing

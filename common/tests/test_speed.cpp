@@ -1,0 +1,62 @@
+// Unit tests: the speed check's decision (judge_speed) on made-up per-round times.
+#include "workbook/testing.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using workbook::testing::judge_speed;
+using workbook::testing::SpeedSpec;
+using workbook::testing::SpeedTimes;
+
+namespace {
+
+// Rounds where the previous rung takes `prev` s, the solution prev/gain, the student prev/mine,
+// each round scaled by a drift so ratios stay while absolute times wander (a busy machine).
+SpeedTimes rounds(double gain, double mine, int count = 7) {
+    SpeedTimes t;
+    for (int i = 0; i < count; ++i) {
+        const double drift = 1.0 + 0.3 * (i % 3);
+        t.previous.push_back(0.010 * drift);
+        t.solution.push_back(0.010 * drift / gain);
+        t.student.push_back(0.010 * drift / mine);
+    }
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("speed: a kernel as fast as the solution passes, a copy of the previous rung fails") {
+    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    const auto fast = judge_speed(spec, rounds(2.0, 2.0));
+    CHECK_FALSE(fast.waived);
+    CHECK(fast.ok);
+    CHECK(fast.solution_gain == doctest::Approx(2.0));
+    CHECK(fast.required_gain == doctest::Approx(std::sqrt(2.0)));
+    const auto copy = judge_speed(spec, rounds(2.0, 1.0));
+    CHECK_FALSE(copy.waived);
+    CHECK_FALSE(copy.ok);
+    // Just over and just under the geometric middle.
+    CHECK(judge_speed(spec, rounds(2.0, 1.45)).ok);
+    CHECK_FALSE(judge_speed(spec, rounds(2.0, 1.38)).ok);
+}
+
+TEST_CASE("speed: a technique that does not pay on the device waives the requirement, and only then") {
+    const SpeedSpec spec{"float4", "15_sgemm_wpt", "16_sgemm_float4"};
+    const auto flat = judge_speed(spec, rounds(1.05, 0.9));
+    CHECK(flat.waived);
+    CHECK(flat.ok);
+    const auto pays = judge_speed(spec, rounds(1.3, 1.0));
+    CHECK_FALSE(pays.waived);
+    CHECK_FALSE(pays.ok);
+}
+
+TEST_CASE("speed: medians of per-round ratios, so one disturbed round moves nothing") {
+    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    auto t = rounds(2.0, 2.0);
+    t.student[3] *= 20;  // one round where the student's launch met a busy machine
+    const auto v = judge_speed(spec, t);
+    CHECK(v.ok);
+    CHECK(v.student_gain == doctest::Approx(2.0));
+    CHECK(v.solution_spread.first == doctest::Approx(2.0));
+}
