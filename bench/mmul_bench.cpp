@@ -8,6 +8,10 @@
 #include "09_mmul_col_local/launch.hpp"
 #include "10_mmul_block/launch.hpp"
 #include "15_sgemm_wpt/launch.hpp"
+#include "16_sgemm_float4/launch.hpp"
+#include "17_sgemm_2d_block/launch.hpp"
+#include "18_sgemm_transpose/launch.hpp"
+#include "19_sgemm_prefetch/launch.hpp"
 #include "chart.hpp"
 
 #include "contest/reference.hpp"
@@ -163,7 +167,11 @@ std::vector<NamedRung> ladder() {
             {"08 row of A private", qualified("08_mmul_row_private", workbook::ex08::rung())},
             {"09 + column of B local", qualified("09_mmul_col_local", workbook::ex09::rung())},
             {"10 blocked 16x16 local", qualified("10_mmul_block", workbook::ex10::rung())},
-            {"15 8 per work-item, 32x32", qualified("15_sgemm_wpt", workbook::ex15::rung())}};
+            {"15 8 per work-item, 32x32", qualified("15_sgemm_wpt", workbook::ex15::rung())},
+            {"16 float4, 2 rows per work-item", qualified("16_sgemm_float4", workbook::ex16::rung())},
+            {"17 8x8 register blocks", qualified("17_sgemm_2d_block", workbook::ex17::rung())},
+            {"18 + A tile transposed, padded", qualified("18_sgemm_transpose", workbook::ex18::rung())},
+            {"19 + double-buffered tiles", qualified("19_sgemm_prefetch", workbook::ex19::rung())}};
 }
 
 // Times one rung's kernel at this size and checks the last result.

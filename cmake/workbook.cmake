@@ -306,6 +306,16 @@ function(workbook_exercise)
       endif()
     endforeach()
   endif()
+  # The speed check can fail a correct kernel: the previous rung's solution in the student's place
+  # must be too slow wherever this rung's technique pays, and be waived (with the gain it
+  # measured) where it does not.
+  if(references AND NOT WORKBOOK_ONLY)
+    get_property(limit GLOBAL PROPERTY WORKBOOK_${dir}_time_limit)
+    add_test(NAME "${dir}.speed-previous" COMMAND ex${dir}_solution_test "--test-case=*speed*")
+    set_tests_properties("${dir}.speed-previous" PROPERTIES ENVIRONMENT "WORKBOOK_SPEED_STUDENT=previous"
+      PASS_REGULAR_EXPRESSION "too slow for this rung|the speed requirement is waived here"
+      TIMEOUT "${limit}" LABELS "graded;speed;${dir}")
+  endif()
   # Planted bugs: tests/mutants/NN_name.cmake calls workbook_mutant() once for each.
   set(mutants "${PROJECT_SOURCE_DIR}/tests/mutants/${dir}.cmake")
   if(EXISTS "${mutants}" AND NOT WORKBOOK_ONLY)

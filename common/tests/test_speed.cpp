@@ -51,12 +51,17 @@ TEST_CASE("speed: a technique that does not pay on the device waives the require
     CHECK_FALSE(pays.ok);
 }
 
-TEST_CASE("speed: medians of per-round ratios, so one disturbed round moves nothing") {
+TEST_CASE("speed: each kernel's fastest round counts, so disturbed rounds move nothing") {
     const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
     auto t = rounds(2.0, 2.0);
-    t.student[3] *= 20;  // one round where the student's launch met a busy machine
+    t.student[3] *= 20;  // rounds where the student's launch met a busy machine
+    t.student[4] *= 1.5;
     const auto v = judge_speed(spec, t);
     CHECK(v.ok);
     CHECK(v.student_gain == doctest::Approx(2.0));
     CHECK(v.solution_spread.first == doctest::Approx(2.0));
+    // ... and a disturbed reference cannot make a slow kernel pass either.
+    auto slow = rounds(2.0, 1.0);
+    slow.previous[0] *= 3;
+    CHECK_FALSE(judge_speed(spec, slow).ok);
 }

@@ -68,6 +68,9 @@ struct Rung {
     // The most rows (or columns) of C one work-group covers: the race pass's sizes reach one past
     // it, so even there the grid has two work-groups along it, the last one partial.
     int group_extent = 16;
+    // Options added under the race pass only, and why: what the simulator needs to run the same
+    // source (Oclgrind 21.10 cannot run some instructions LLVM's optimiser makes, such as freeze).
+    std::string race_build_options, race_why;
     // Throws workbook::Error when n is outside 1..max_n, saying why.
     void check_size(int n) const;
 };

@@ -91,7 +91,9 @@ const Operation pi_kernel("pi_kernel", [](const Message& r) {
 
 Message run_matmul(const matmul::Rung& rung, const Message& r) {
     auto& dev = device();
-    cl::Kernel kernel(program(rung.kernel_file, rung.build_options), "mmul");
+    const auto extra = r.text.find("race_options");
+    const std::string options = rung.build_options + (extra == r.text.end() ? "" : " " + extra->second);
+    cl::Kernel kernel(program(rung.kernel_file, options), "mmul");
     const int n = static_cast<int>(r.num("n"));
     rung.check_size(n);
     const cl::Buffer a = buffer_of(r.array("a"), CL_MEM_READ_ONLY), b = buffer_of(r.array("b"), CL_MEM_READ_ONLY);

@@ -23,6 +23,9 @@ std::vector<int> matmul_sizes(const matmul::Rung& rung) {
 }
 
 void check_matmul_kernel(const matmul::Rung& rung) {
+    const bool simulator_options = race_pass() && !rung.race_build_options.empty();
+    if (simulator_options)
+        MESSAGE(fmt::format("under the race pass the kernel is built with {} as well: {}", rung.race_build_options, rung.race_why));
     for (const int n : matmul_sizes(rung)) {
         const std::size_t elements = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
         auto r = rng("matmul", static_cast<std::uint64_t>(n));
@@ -33,6 +36,7 @@ void check_matmul_kernel(const matmul::Rung& rung) {
         request.arrays["a"] = padded(a);
         request.arrays["b"] = padded(b);
         request.arrays["c"] = c.initial();
+        if (simulator_options) request.text["race_options"] = rung.race_build_options;
         const auto reply = call("matmul", std::move(request));
         const std::string guard = c.take(reply.array("c", c.whole()));
         const auto expected = matmul::expected(n, a, b);

@@ -1,0 +1,14 @@
+// Exercise 16's runner (see workbook/runner.hpp): launches the kernel with its rung's geometry on
+// the inputs the graded test sends, and times it or a reference for the speed check. Do not edit.
+#include "launch.hpp"
+
+#include "workbook/runner_ops.hpp"
+
+namespace {
+const workbook::runner::Operation matmul("matmul", [](const workbook::runner::Message& request) {
+    return workbook::runner::run_matmul(workbook::ex16::rung(), request);
+});
+const workbook::runner::Operation timed("matmul_timed", [](const workbook::runner::Message& request) {
+    return workbook::runner::run_matmul_timed(workbook::ex16::timed_rungs(), request);
+});
+}  // namespace

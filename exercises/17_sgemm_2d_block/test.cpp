@@ -1,0 +1,16 @@
+// Exercise 17 graded test: first correct (N = 1, 17, 100, 257 and 1024, random non-symmetric
+// inputs, C poisoned, guard band after C, tolerance from Σ|a·b|), then fast: timed against
+// exercise 16's solution and this rung's, taking turns (check_matmul_speed).
+#include "launch.hpp"
+
+#include "workbook/testing.hpp"
+
+#include <doctest/doctest.h>
+
+TEST_CASE("17_sgemm_2d_block: C = A·B, 8 x 8 register blocks, 128 x 128 blocks, any N") {
+    workbook::testing::check_matmul_kernel(workbook::ex17::rung());
+}
+
+TEST_CASE("17_sgemm_2d_block: speed, against exercise 16's kernel and this rung's solution") {
+    workbook::testing::check_matmul_speed({"2D register blocking", workbook::ex17::previous_rung, workbook::ex17::this_rung});
+}

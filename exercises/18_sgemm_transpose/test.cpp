@@ -1,0 +1,16 @@
+// Exercise 18 graded test: first correct (N = 1, 17, 100, 257 and 1024, random non-symmetric
+// inputs, C poisoned, guard band after C, tolerance from Σ|a·b|), then fast: timed against
+// exercise 17's solution and this rung's, taking turns (check_matmul_speed).
+#include "launch.hpp"
+
+#include "workbook/testing.hpp"
+
+#include <doctest/doctest.h>
+
+TEST_CASE("18_sgemm_transpose: C = A·B, the A tile transposed and padded in local memory, any N") {
+    workbook::testing::check_matmul_kernel(workbook::ex18::rung());
+}
+
+TEST_CASE("18_sgemm_transpose: speed, against exercise 17's kernel and this rung's solution") {
+    workbook::testing::check_matmul_speed({"transposed and padded local tiles", workbook::ex18::previous_rung, workbook::ex18::this_rung});
+}

@@ -1,0 +1,16 @@
+// Exercise 19 graded test: first correct (N = 1, 17, 100, 257 and 1024, random non-symmetric
+// inputs, C poisoned, guard band after C, tolerance from Σ|a·b|), then fast: timed against
+// exercise 18's solution and this rung's, taking turns (check_matmul_speed).
+#include "launch.hpp"
+
+#include "workbook/testing.hpp"
+
+#include <doctest/doctest.h>
+
+TEST_CASE("19_sgemm_prefetch: C = A·B, double-buffered tiles, any N") {
+    workbook::testing::check_matmul_kernel(workbook::ex19::rung());
+}
+
+TEST_CASE("19_sgemm_prefetch: speed, against exercise 18's kernel and this rung's solution") {
+    workbook::testing::check_matmul_speed({"prefetching (double-buffered tiles)", workbook::ex19::previous_rung, workbook::ex19::this_rung});
+}
