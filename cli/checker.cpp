@@ -98,12 +98,27 @@ std::vector<std::string> summarize_test_output(const std::string& output) {
     return out;
 }
 
+std::string summarize_speed(const std::string& output) {
+    const auto lines = split_lines(output);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto at = lines[i].find("speed at N = ");
+        if (at == std::string::npos) continue;
+        std::string block = lines[i].substr(at);
+        for (std::size_t k = i + 1; k < lines.size() && k <= i + 3; ++k) block += "\n" + lines[k];
+        if (i + 4 < lines.size() && (lines[i + 4].rfind("On this device", 0) == 0 || lines[i + 4].rfind("Your kernel", 0) == 0))
+            block += "\n" + lines[i + 4];
+        return block;
+    }
+    return "";
+}
+
 std::string format_result(const Exercise& ex, const CheckResult& r, const Style& style, bool verbose,
                           std::size_t max_problems) {
     std::string out;
     if (r.passed()) {
         out += style.green("PASS") + fmt::format(" {} {}: the graded test passes", ex.id, ex.title);
         out += fmt::format(" (build {:.1f} s, test {:.1f} s)\n", r.build_s, r.test_s);
+        if (!r.speed.empty()) out += r.speed + "\n";
     } else {
         out += style.red("FAIL") + fmt::format(" {} {}: {}\n", ex.id, ex.title, stage_message(r.stage));
         for (std::size_t i = 0; i < r.problems.size() && i < max_problems; ++i) out += "\n" + r.problems[i] + "\n";
@@ -146,9 +161,15 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
                                   256 * 1024);
     r.test_s = test.seconds;
     r.log += "\n" + test.output;
+    r.speed = summarize_speed(test.output);
     if (!test.passed()) {
         r.stage = test.output.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos ? Stage::kernel_build : Stage::test;
         r.problems = summarize_test_output(test.output);
+        // A kernel too slow: its table and verdict in full, in place of the message's first line.
+        if (!r.speed.empty() && r.speed.find("Your kernel is correct but too slow") != std::string::npos) {
+            std::erase_if(r.problems, [](const std::string& p) { return p.rfind("speed at N = ", 0) == 0; });
+            r.problems.insert(r.problems.begin(), r.speed);
+        }
         if (!test.reported_test_failure())
             r.problems.insert(r.problems.begin(),
                               fmt::format("the test did not finish normally: {}{}", test.status(),

@@ -20,6 +20,7 @@ struct CheckResult {
     std::vector<std::string> problems;  // the concise lines: compiler errors or failed checks
     std::string log;                    // everything, capped
     std::string race_note;              // e.g. "race check: clean (1.4 s)" or why it was skipped
+    std::string speed;                  // a rung graded on speed: its table and verdict, shown pass or fail
     double build_s = 0, test_s = 0, race_s = 0;
 };
 
@@ -30,6 +31,10 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
 // The parts of a failing doctest run a student needs: each failed check's message, or the
 // exception (a kernel build error, say) without the repeated build log; duplicates dropped.
 std::vector<std::string> summarize_test_output(const std::string& output);
+
+// The speed check's table from a test's output (the three kernels' GFLOPS and gains) with the
+// sentence after it (waived, or too slow), or "" when the test has none.
+std::string summarize_speed(const std::string& output);
 
 // The compiler's and linker's error lines from a build log, each with the line after it.
 std::vector<std::string> summarize_build_output(const std::string& output);

@@ -201,6 +201,12 @@ function(_workbook_variant dir variant)
       set_tests_properties("${dir}.${variant}.race" PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77
                            LABELS "race;${dir};${variant}")
     endif()
+  elseif(variant MATCHES "^slow-")
+    # A correct kernel without the rung's technique (tests/slow/): its speed check must fail it
+    # as too slow, or say that the technique does not pay on this device.
+    add_test(NAME "${dir}.${variant}" COMMAND ${target}_test)
+    set_tests_properties("${dir}.${variant}" PROPERTIES
+      PASS_REGULAR_EXPRESSION "too slow for this rung|the speed requirement is waived here")
   else()
     # The starter must fail its graded test with a reported failure; a mutant may also crash
     # (an out-of-bounds private array, say). A pass, a hang or a missing binary is an error.
@@ -315,6 +321,18 @@ function(workbook_exercise)
     set_tests_properties("${dir}.speed-previous" PROPERTIES ENVIRONMENT "WORKBOOK_SPEED_STUDENT=previous"
       PASS_REGULAR_EXPRESSION "too slow for this rung|the speed requirement is waived here"
       TIMEOUT "${limit}" LABELS "graded;speed;${dir}")
+  endif()
+  # Correct kernels without the rung's technique: tests/slow/NN_name/<style>/ (rungs graded on
+  # speed).
+  if(references AND NOT WORKBOOK_ONLY)
+    file(GLOB slow LIST_DIRECTORIES true CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/slow/${dir}/*")
+    foreach(style_dir IN LISTS slow)
+      if(IS_DIRECTORY "${style_dir}")
+        get_filename_component(style "${style_dir}" NAME)
+        _workbook_variant(${dir} "slow-${style}" "${style_dir}" "${solution}")
+        set_property(TEST "${dir}.slow-${style}" APPEND PROPERTY LABELS speed)
+      endif()
+    endforeach()
   endif()
   # Planted bugs: tests/mutants/NN_name.cmake calls workbook_mutant() once for each.
   set(mutants "${PROJECT_SOURCE_DIR}/tests/mutants/${dir}.cmake")

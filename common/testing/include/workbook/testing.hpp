@@ -98,7 +98,11 @@ struct SpeedSpec {
     std::string previous;   // the previous rung's folder ("10_mmul_block"), its reference's key
     std::string current;    // this rung's folder, the key of its solution
     int rounds = 15;        // timed rounds, after one to warm up
-    double waive_below = 1.25;
+    // The least gain of the solution over the previous rung for which the requirement holds: the
+    // margin √g on either side must exceed the noise between two processes running the same
+    // kernel (measured, fastest of 15 rounds: within 2% on the H100; up to 21% apart on PoCL
+    // with two tests at once on two cores).
+    double waive_below = 1.25, waive_below_cpu = 1.5;
 };
 struct SpeedTimes {
     std::vector<double> previous, solution, student;  // seconds, one per round, in step
@@ -106,10 +110,11 @@ struct SpeedTimes {
 struct SpeedVerdict {
     double solution_gain = 0, student_gain = 0, required_gain = 0;  // from each kernel's fastest round
     std::pair<double, double> solution_spread;  // the solution's gain round by round: least, greatest
+    double waive_below = 0;  // the threshold that applied
     bool waived = false, ok = false;
 };
 // The decision alone, from times measured: unit-tested with made-up times.
-SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& times);
+SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& times, bool cpu_device = false);
 void check_matmul_speed(const SpeedSpec& spec);
 
 // Grades a kernel with the pi signature (pi.hpp) from `file`: every partial sum, for launches with
