@@ -1,0 +1,29 @@
+#!/bin/bash
+# SGEMM track on the H100: the ladder bench with the track's rows, then each rung's graded test
+# (correctness and speed) twice, and twice with the previous rung's solution in the student's
+# place. Run from the repository root of the device's copy; everything lands in $OUT/all.txt.
+set -uo pipefail
+root=$PWD
+mkdir -p /etc/OpenCL/vendors
+lib=$(ldconfig -p | grep -m1 'libnvidia-opencl.so.1 ' | awk '{print $NF}')
+echo "${lib:-libnvidia-opencl.so.1}" > /etc/OpenCL/vendors/nvidia.icd
+mkdir -p /tmp/icd-off && mv /etc/OpenCL/vendors/pocl.icd /tmp/icd-off/ 2>/dev/null
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.devcarry2/lib
+export WORKBOOK_PLATFORM=NVIDIA
+bin=$root/.devcarry2/bin
+out=$OUT/all.txt
+cd $OUT
+{
+ldd $bin/* | grep "not found"
+nvidia-smi --query-gpu=name,clocks.max.sm --format=csv
+timeout 240 $bin/mmul_bench --rows ladder reference clblast --sizes ${SIZES:-1024 2048 4096} --repeats 5 --csv $OUT/bench.csv
+echo "bench exit $?"
+for ex in ${RUNGS:-15_sgemm_wpt 16_sgemm_float4 17_sgemm_2d_block 18_sgemm_transpose 19_sgemm_prefetch}; do
+  for i in 1 2; do
+    echo "=== $ex solution $i"; $bin/test-$ex-solution; echo "exit $?"
+    echo "=== $ex previous $i"; WORKBOOK_SPEED_STUDENT=previous $bin/test-$ex-solution -tc='*speed*'; echo "exit $?"
+  done
+done
+} > $out 2>&1
+grep -E "^=== |^exit|^  (yours|this rung|the previous)|waived|too slow" $out
+grep -E "^1[05-9] |^N =|^ +[0-9]+ +[0-9]" $out
