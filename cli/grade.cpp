@@ -440,9 +440,12 @@ public:
         if (o_.step == GradeOptions::Step::gather) return gather();
         // A run killed part-way (the journal resumes it) leaves mounts and cgroups behind.
         for (const auto& line : grading::reclaim_leftovers(base() / "work")) say(line);
-        {  // and its copies of kernels, which only it used (the journal re-grades what was not kept)
+        {  // and its copies of kernels, which only it used (the journal re-grades what was not kept),
+           // and its scratch folders: one killed between its journal line and its clean-up stays
+           // behind, since the journal says that submission needs no second look.
             std::error_code ec;
             fs::remove_all(base() / "kernels", ec);
+            for (const auto& e : fs::directory_iterator(base() / "work", ec)) remove_scratch(e.path());
         }
         budget_support_ = std::make_unique<grading::BudgetSupport>(o_.budget);
         say(budget_support_->describe());

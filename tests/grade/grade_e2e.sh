@@ -272,6 +272,9 @@ kill -9 $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 done_before=$(wc -l < "$out/journal.jsonl")
 echo "killed after $done_before graded submission(s)"
+# As if the kill had landed between a journal line and the clean-up of that submission's scratch
+# folder: the resumed run must clear it (the final check finds work/ empty).
+mkdir -p "$out/work/zz_killed_before_clean_up/tmp" && touch "$out/work/zz_killed_before_clean_up/tmp/file"
 # As if the kill had landed in the middle of an append: a torn last record.
 printf '{"name":"kate","student":"kate","exercises":[{"id":"01","sta' >> "$out/journal.jsonl"
 grade > "$work/second.log" 2>&1 || { cat "$work/second.log"; fail "the resumed run failed"; }
