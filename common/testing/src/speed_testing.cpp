@@ -34,8 +34,10 @@ public:
     Timed(runner::Client& client, std::string key) : client_(client), key_(std::move(key)) {}
 
     // Returns the launch's time: this process's clock on a CPU device, the device's event
-    // elsewhere (believed only when inside the wall time seen here).
-    double run(int n, const std::vector<float>& a, const std::vector<float>& b, std::vector<float>* c_out) {
+    // elsewhere (believed only when inside the wall time seen here). `cpu_device` comes from the
+    // references' runner, never from the student's, whose report could be forged.
+    double run(int n, const std::vector<float>& a, const std::vector<float>& b, std::vector<float>* c_out,
+               bool cpu_device) {
         const std::size_t elems = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
         runner::Message up = request("upload");
         up.numbers["n"] = n;
@@ -58,7 +60,7 @@ public:
         out.resize(elems);
         *c_out = std::move(out);
         const double event = back.num("event_s");
-        if (device_type == "cpu") return wall;
+        if (cpu_device) return wall;
         if (!(event > 0 && event <= wall))
             throw Error(fmt::format("the device reported {} s for a launch of {} that took {} s here", event, who(), wall));
         return event;
@@ -66,7 +68,7 @@ public:
 
     std::string who() const { return key_ == "student" ? "your kernel" : "the reference " + key_; }
 
-    std::string device_type, launch;
+    std::string device_type, launch;  // as this kernel's runner reports them
 
 private:
     runner::Message request(const char* step) const {
@@ -145,24 +147,21 @@ void check_matmul_speed(const SpeedSpec& spec) {
     std::mt19937_64 sample(r.next_u64());
     // The size: from the first upload we learn the device type; N = 512 keeps a CPU run to
     // seconds, N = 2048 gives a GPU launches of milliseconds. WORKBOOK_SPEED_N overrides both.
-    int n = 0;
-    if (const char* e = std::getenv("WORKBOOK_SPEED_N"); e && *e) n = std::atoi(e);
+    std::vector<float> probe;
+    solution.run(1, {1.0f}, {1.0f}, &probe, true);  // only to learn the device type: its time is not used
+    const bool cpu = solution.device_type == "cpu";
+    int n = cpu ? 512 : 2048;
+    if (const char* e = std::getenv("WORKBOOK_SPEED_N"); e && std::atoi(e) > 0) n = std::atoi(e);
     SpeedTimes times;
     const int rounds = spec.rounds + 1;  // the first round warms up and is not counted
     for (int round = 0; round < rounds; ++round) {
-        if (n <= 0) {
-            std::vector<float> c;
-            const std::vector<float> one(1, 1.0f);
-            solution.run(1, one, one, &c);
-            n = solution.device_type == "cpu" ? 512 : 2048;
-        }
         const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
         Timed* order[3] = {&previous, &solution, &student};
         std::rotate(order, order + round % 3, order + 3);  // each kernel goes first, second and last in turn
         double t[3] = {};
         for (int k = 0; k < 3; ++k) {
             std::vector<float> c;
-            t[k] = order[k]->run(n, a, b, &c);
+            t[k] = order[k]->run(n, a, b, &c, cpu);
             check_sample(n, a, b, c, sample, order[k]->who());
         }
         if (round == 0) continue;
@@ -171,14 +170,14 @@ void check_matmul_speed(const SpeedSpec& spec) {
             into.push_back(t[k]);
         }
     }
-    const SpeedVerdict v = judge_speed(spec, times, student.device_type == "cpu");
+    const SpeedVerdict v = judge_speed(spec, times, cpu);
     const auto gf = [n](const std::vector<double>& s) { return matmul::gflops(n, *std::min_element(s.begin(), s.end())); };
     const std::string table = fmt::format(
         "speed at N = {} on a {} device, the fastest of {} rounds, the three kernels taking turns on fresh inputs:\n"
         "  {:<42} {:9.1f} GFLOPS  {:.2f}x the previous rung\n"
         "  {:<42} {:9.1f} GFLOPS  {:.2f}x (round by round: {:.2f}x to {:.2f}x)\n"
         "  {:<42} {:9.1f} GFLOPS  1.00x",
-        n, student.device_type, spec.rounds, "yours", gf(times.student), v.student_gain,
+        n, solution.device_type, spec.rounds, "yours", gf(times.student), v.student_gain,
         fmt::format("this rung's solution ({})", spec.current), gf(times.solution), v.solution_gain,
         v.solution_spread.first, v.solution_spread.second, fmt::format("the previous rung's ({})", spec.previous),
         gf(times.previous));
