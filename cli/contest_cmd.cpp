@@ -6,10 +6,12 @@
 #include "contest/alias.hpp"
 #include "contest/db.hpp"
 #include "contest/judge.hpp"
+#include "contest/ranking.hpp"
 #include "contest/reference.hpp"
 #include "contest/run_one.hpp"
 #ifdef WORKBOOK_CONTEST_SERVE
 #include "contest/serve.hpp"
+#include "contest/slurm_jobs.hpp"
 #endif
 
 #include "workbook/device.hpp"
@@ -34,7 +36,10 @@ struct ContestArgs {
     std::string db = "contest.db";
     std::string file, alias;
     int interval = 60;
-    bool loop = false, reference = false;
+    bool loop = false, reference = false, per_device = false, history = false;
+    std::int64_t retry_id = 0;
+    std::string retry_device, devices;
+    contest::JudgeJobOptions job;
     int reference_n = 1024;  // the size the judge ranks at: the reference's parameters are chosen for it
     contest::JudgeOptions judge;
     contest::RunOneOptions run_one;
@@ -77,7 +82,7 @@ int print_board(const contest::Database& db) {
     const auto boards = db.board();
     if (boards.empty()) fmt::print("No results yet.\n");
     for (const auto& b : boards) {
-        fmt::print("{}\n", style.bold(b.device));
+        fmt::print("{}{}\n", style.bold(b.device), b.hardware == b.device ? "" : "  (" + b.hardware + ")");
         fmt::print("  {:>4}  {:<28} {:>21}  {:>10}  {:>10}  {}\n", "rank", "alias", "vs reference (spread)", "GFLOPS",
                    "x naive", "when");
         for (const auto& r : b.rows)
@@ -85,6 +90,16 @@ int print_board(const contest::Database& db) {
                        r.alias.substr(0, 28),
                        r.ratio > 0 ? fmt::format("{:.3f} ({:.3f}-{:.3f})", r.ratio, r.ratio_low, r.ratio_high) : "-",
                        r.gflops, r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : "-", r.when);
+        fmt::print("\n");
+    }
+    if (boards.size() >= 2) {
+        fmt::print("{}\n", style.bold("Across devices (geometric mean of x naive)"));
+        fmt::print("  {:>4}  {:<28} {:>10}  {}\n", "rank", "alias", "x naive", "per device");
+        for (const auto& c : contest::cross_device(boards)) {
+            std::string per;
+            for (const auto& [device, x] : c.speedups) per += fmt::format("{}{}: {:.2f}x", per.empty() ? "" : ", ", device, x);
+            fmt::print("  {:>4}  {:<28} {:>10}  {}\n", c.rank, c.alias.substr(0, 28), fmt::format("{:.2f}x", c.geomean), per);
+        }
         fmt::print("\n");
     }
     const auto subs = db.submissions();
@@ -135,8 +150,21 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                          "with --reference: the ranking size the judge will use (`judge --n`); the tuned kernel's "
                          "parameters are chosen for it")
         ->capture_default_str();
-    auto* board = contest->add_subcommand("board", "the leaderboard per device");
-    auto* status = contest->add_subcommand("status", "every submission with its status and reason");
+    baseline->add_flag("--per-device", a->per_device,
+                       "with --reference: queue it so that each device of a zoo (serve --devices) judges the tuned "
+                       "kernel chosen on that device")
+        ->needs("--reference");
+    auto* board = contest->add_subcommand("board", "the leaderboard per device, and across devices when there are two");
+    auto* status = contest->add_subcommand("status", "every submission with its status and reason (per device in a zoo)");
+    status->add_flag("--history", a->history, "also every state each judging went through, with its time");
+    auto* retry = contest->add_subcommand("retry", "queue a zoo's failed judgings again (a Slurm job that failed, was "
+                                                   "cancelled or never reported)");
+    retry->add_option("ID", a->retry_id, "the submission (default: every one with a failed judging)");
+    retry->add_option("--device", a->retry_device, "only the judgings of this zoo device");
+    auto* reference_source = contest->add_subcommand(
+        "reference-source", "(internal) print the tuned reference kernel chosen for the device WORKBOOK_* chooses");
+    reference_source->group("");
+    reference_source->add_option("--n", a->reference_n);
     auto* run_one = contest->add_subcommand("run-one", "(internal) check and time one kernel; the judge runs it");
     run_one->group("");  // hidden from --help
     run_one->add_option("FILE", a->run_one.kernel_file)->required();
@@ -154,6 +182,17 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                     "run the entries' runner without bubblewrap (NOT safe against hostile entries; said at start)");
 #ifdef WORKBOOK_CONTEST_SERVE
     auto* serve = contest->add_subcommand("serve", "the leaderboard web page, its JSON API and the upload endpoint");
+    serve->add_option("--devices", a->devices,
+                      "a zoo file: judge each submission on every device it lists, here or through Slurm, one board "
+                      "each (README: \"A contest on several devices\")")
+        ->check(CLI::ExistingFile);
+    auto* judge_job = contest->add_subcommand("judge-job", "(internal) a zoo's Slurm job: judge one submission here");
+    judge_job->group("");
+    judge_job->add_option("--server", a->job.server)->required();
+    judge_job->add_option("--token-file", a->job.token_file)->required();
+    judge_job->add_option("--platform", a->job.platform);
+    judge_job->add_option("--device", a->job.device);
+    judge_job->add_option("--device-type", a->job.device_type);
     serve->add_option("--host", a->host, "address to listen on")->capture_default_str();
     serve->add_option("--port", a->port, "port")->capture_default_str();
     auto* roster = serve->add_option("--roster", a->roster,
@@ -189,6 +228,14 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
 
     return [=]() -> int {
         if (*run_one) return contest::run_one(a->run_one);
+        if (*reference_source) {
+            const DeviceChoice choice = select_device(DeviceQuery::from_environment());
+            fmt::print("{}", contest::reference_submission(contest::reference_params(choice.device, a->reference_n)));
+            return exit_ok;
+        }
+#ifdef WORKBOOK_CONTEST_SERVE
+        if (*judge_job) return contest::judge_job(a->job);
+#endif
         contest::Database db(a->db);
         if (*submit) {
             const std::string source = read_file(a->file);
@@ -198,6 +245,12 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                                                            std::filesystem::path(a->file).filename().string(), source,
                                                            a->interval, 0});
             fmt::print("queued submission {} for {}; `workbook contest judge` runs it\n", id, alias.display);
+            return exit_ok;
+        }
+        if (*baseline && a->per_device) {
+            const auto id = db.queue(contest::reference_alias, "mmul_reference.cl", contest::reference_marker, 0);
+            fmt::print("queued the tuned reference kernel as submission {}: each device judges the one chosen for it\n",
+                       id);
             return exit_ok;
         }
         if (*baseline && a->reference) {
@@ -238,9 +291,30 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         }
         if (*board) return print_board(db);
         if (*status) {
-            for (const auto& s : db.submissions())
+            for (const auto& s : db.submissions()) {
                 fmt::print("{:>4}  {:<24} {:<9} {}  {}\n", s.id, s.alias.substr(0, 24), s.status, s.submitted_at,
                            s.reason);
+                for (const auto& j : db.judgings_of(s.id))
+                    fmt::print("      {:<24} {:<9} {}{}{}\n", j.device.substr(0, 24), j.state,
+                               j.job_id.empty() ? "" : "job " + j.job_id, j.job_id.empty() || j.reason.empty() ? "" : "  ",
+                               j.reason);
+                if (a->history)
+                    for (const auto& e : db.history(s.id))
+                        fmt::print("      {}  {:<24} {:<9} {}\n", e.at, e.device.substr(0, 24), e.state, e.detail);
+            }
+            return exit_ok;
+        }
+        if (*retry) {
+            const auto again = db.retry(a->retry_id, a->retry_device);
+            for (const auto& j : again)
+                fmt::print("queued submission {} on {} again (it had failed: {})\n", j.submission_id, j.device, j.reason);
+            if (again.empty()) {
+                fmt::print(stderr, "no failed judging{}{}: `workbook contest status` shows each one's state\n",
+                           a->retry_id ? fmt::format(" of submission {}", a->retry_id) : std::string(),
+                           a->retry_device.empty() ? std::string() : " on " + a->retry_device);
+                return exit_error;
+            }
+            fmt::print("the server's zoo (contest serve --devices) judges them\n");
             return exit_ok;
         }
 #ifdef WORKBOOK_CONTEST_SERVE
@@ -258,6 +332,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             so.request_deadline_s = a->request_deadline_s;
             so.max_per_address = a->max_per_address;
             so.judge_options = a->judge;
+            so.devices = a->devices;
             contest::check_isolation(a->judge);
             contest::check_race_pass(a->judge);
             return contest::serve(so);

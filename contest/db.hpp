@@ -36,6 +36,7 @@ struct Run {
     double ratio = 0, ratio_low = 0, ratio_high = 0;
     std::string yardstick;
     double yardstick_median_s = 0;
+    std::string board;         // the zoo device it was judged for (contest/zoo.hpp); "": named by device / driver
 };
 
 struct BoardRow {
@@ -50,10 +51,28 @@ struct BoardRow {
 };
 
 struct DeviceBoard {
-    std::string device;
+    std::string device;        // the zoo device's name, or "device / driver" outside a zoo
+    std::string hardware;      // "device / driver" of a run on it (a zoo board's subtitle)
     double baseline_gflops = 0;
     std::vector<BoardRow> rows;  // best valid run per alias, by ratio to the yardstick
 };
+
+// One submission's judging on one device of a zoo (contest/zoo.hpp). States: queued, submitted
+// (to Slurm, with its job id), running, then done, rejected (by the checks) or failed (the judging
+// itself: a job that failed, was cancelled or never reported; the instructor can retry it).
+struct Judging {
+    std::int64_t submission_id = 0;
+    std::string device, state, reason, job_id, updated_at;
+    int attempts = 0;  // judgings started before this one (retries)
+};
+
+// A state a judging entered, when, and what moved it there (the job id, the reason).
+struct JudgingEvent {
+    std::int64_t submission_id = 0;
+    std::string device, state, detail, at;
+};
+
+inline bool final_state(const std::string& state) { return state == "done" || state == "rejected" || state == "failed"; }
 
 // The alias of the instructor's naive kernel, run on each device as the baseline.
 inline constexpr const char* baseline_alias = "(baseline: naive kernel)";
@@ -105,6 +124,30 @@ public:
     std::vector<Submission> submissions() const;  // newest first, `source` left empty
     std::vector<DeviceBoard> board() const;
 
+    // The zoo. Each queued submission gets a judging per device and the status "judging" until
+    // every one has ended; then "done" when any device ranked it, else "rejected" or "failed".
+    int fan_out(const std::vector<std::string>& devices);  // returns the submissions fanned out
+    std::optional<Submission> claim_judging(const std::string& device);  // oldest queued one, now running
+    std::vector<Judging> judgings(const std::string& state = "") const;  // every one, or those in a state
+    std::vector<Judging> judgings_of(std::int64_t submission) const;
+    std::optional<Judging> judging(std::int64_t submission, const std::string& device) const;
+    // Moves a judging to `state` (not a final one: finish_judging) when it is in one of `from`;
+    // false when it was not. `job_id` replaces the stored one when given.
+    bool move_judging(std::int64_t submission, const std::string& device, const std::vector<std::string>& from,
+                      const std::string& state, const std::string& detail, const std::string& job_id = "");
+    // A Slurm job's token: only its hash is kept, valid until the job's result arrives.
+    void set_job_token(std::int64_t submission, const std::string& device, const std::string& token_hash);
+    std::optional<Judging> judging_by_token(const std::string& token_hash) const;
+    // Ends a judging that is not final yet: "done" records `run` on the device's board, "rejected"
+    // and "failed" keep `reason`. The token stops working. False when it had ended already.
+    bool finish_judging(std::int64_t submission, const std::string& device, const std::string& state,
+                        const std::string& reason, const Run* run = nullptr);
+    // Failed judgings back to the queue (of one submission or all: 0; of one device or all: "").
+    std::vector<Judging> retry(std::int64_t submission, const std::string& device);
+    std::vector<JudgingEvent> history(std::int64_t submission) const;
+    // At server start: judgings of these (local) devices that a stop cut short go back to the queue.
+    void requeue_running_judgings(const std::vector<std::string>& devices);
+
     // The roster (contest/roster.hpp): students, their token hashes and bound aliases.
     bool has_student(const std::string& id) const;
     void add_student(const Student& student, const std::string& token_hash);  // Error if the alias is taken
@@ -117,6 +160,11 @@ public:
 private:
     void create_identity_schema();
     void create_ranking_schema();
+    void create_zoo_schema();
+    void insert_run(std::int64_t submission, const Run& run);
+    void add_event(std::int64_t submission, const std::string& device, const std::string& state,
+                   const std::string& detail);
+    void settle(std::int64_t submission);
     std::unique_ptr<SQLite::Database> db_;
 };
 

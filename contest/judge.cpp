@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <csignal>
@@ -200,26 +201,91 @@ std::vector<std::string> reclaim_judge_leftovers() {
     return done;
 }
 
-std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
-    static std::once_flag reclaimed;
-    std::call_once(reclaimed, [] {
-        for (const auto& line : reclaim_judge_leftovers()) fmt::print(stderr, "judge: {}\n", line);
-    });
-    const auto sub = db.claim();
-    if (!sub) return std::nullopt;
-    Judged out{sub->id, sub->alias, "rejected", {}, 0};
+namespace {
+
+// The run a verdict describes; throws on a field that is missing or not a number.
+Run run_from_verdict(std::map<std::string, std::string>& v) {
+    Run run;
+    run.device = v["device"];
+    run.driver = v["driver"];
+    run.n = std::stoi(v["n"]);
+    run.median_s = std::stod(v["median_s"]);
+    run.min_s = std::stod(v["min_s"]);
+    run.max_s = std::stod(v["max_s"]);
+    run.gflops = std::stod(v["gflops"]);
+    run.repeats = std::stoi(v["repeats"]);
+    run.sizes = v["sizes"];
+    run.build_options = v["options"];
+    run.kernel_hash = v["hash"];
+    run.ratio = std::stod(v["ratio"]);
+    run.ratio_low = std::stod(v["ratio_lo"]);
+    run.ratio_high = std::stod(v["ratio_hi"]);
+    run.yardstick = v["yardstick"];
+    run.yardstick_median_s = std::stod(v["yardstick_median_s"]);
+    return run;
+}
+
+// The instructor's tuned kernel for the device `device_env` chooses, from a child process (this
+// one opens no device): `workbook contest reference-source`.
+std::string reference_for_device(const JudgeOptions& o, const std::vector<std::string>& device_env) {
+    const auto r = run_process({std::filesystem::read_symlink("/proc/self/exe").string(), "contest", "reference-source",
+                                "--n", std::to_string(o.ranking_n)},
+                               std::chrono::seconds(120), device_env, 256 * 1024);
+    if (!r.passed())
+        throw Error(fmt::format("could not choose the reference kernel on this device ({}): {}", r.status(),
+                                one_line(r.output)));
+    return r.output;
+}
+
+}  // namespace
+
+std::string implausible_run(const Run& run, const JudgeOptions& o, const std::string& source) {
+    const auto positive = [](double x) { return std::isfinite(x) && x > 0; };
+    if (run.device.empty() || run.driver.empty() || run.device.size() > 256 || run.driver.size() > 256)
+        return "the device or driver name is missing or too long";
+    if (run.n != o.ranking_n) return fmt::format("ranked at N = {}, not at the contest's N = {}", run.n, o.ranking_n);
+    if (run.repeats != o.repeats) return fmt::format("{} timed launches, not the contest's {}", run.repeats, o.repeats);
+    if (!positive(run.min_s) || !positive(run.median_s) || !positive(run.max_s) || run.min_s > run.median_s ||
+        run.median_s > run.max_s)
+        return "its times are not positive and ordered (min <= median <= max)";
+    const double expected = matmul::gflops(run.n, run.median_s);
+    if (!positive(run.gflops) || std::abs(run.gflops - expected) > 1e-3 * expected)
+        return fmt::format("{} GFLOPS does not follow from its median time ({} GFLOPS)", run.gflops, expected);
+    if (!positive(run.ratio) || !positive(run.ratio_low) || !positive(run.ratio_high) || run.ratio_low > run.ratio ||
+        run.ratio > run.ratio_high || !positive(run.yardstick_median_s))
+        return "its ratio to the yardstick is not positive and within its spread";
+    const std::string last = fmt::format(",{}", o.ranking_n);
+    if (run.sizes.size() < last.size() || run.sizes.compare(run.sizes.size() - last.size(), last.size(), last) != 0)
+        return "its checked sizes do not end with the ranking size";
+    // A per-device reference is resolved on the device: its hash is of the kernel chosen there.
+    if (source != reference_marker && run.kernel_hash != kernel_fingerprint(source))
+        return "it is the run of another kernel (its hash differs)";
+    return {};
+}
+
+Outcome judge_source(const std::string& entry, const JudgeOptions& o, const std::vector<std::string>& device_env) {
+    Outcome out{"rejected", {}, {}};
     // Every reason is sanitised once, here: it quotes compiler and Oclgrind text, which quotes
     // the entry (invalid UTF-8, escape sequences in a comment).
-    auto reject = [&](const std::string& reason) {
+    auto ended = [&](const std::string& status, const std::string& reason) {
+        out.status = status;
         out.reason = sanitize(reason, 2000);
-        db.reject(sub->id, out.reason);
+        return out;
     };
+    std::string source = entry;
+    if (entry == reference_marker) {
+        try {
+            source = reference_for_device(o, device_env);
+        } catch (const std::exception& e) {
+            return ended("failed", e.what());
+        }
+    }
     const WorkFolder work;
     const auto& dir = work.path();
     const auto kernel = dir / "kernel.cl", verdict = dir / "verdict.txt";
-    std::ofstream(kernel) << sub->source;
+    std::ofstream(kernel) << source;
     // The copy the race pass's reports quote (the runner's sandbox names it submission.cl).
-    std::ofstream(dir / "submission.cl") << sub->source;
+    std::ofstream(dir / "submission.cl") << source;
     std::vector<std::string> argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "contest", "run-one",
                                      kernel.string(), "--verdict", verdict.string(),
                                      "--n", std::to_string(o.ranking_n), "--secret-sizes",
@@ -228,44 +294,50 @@ std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
                                      "--sittings", std::to_string(o.sittings)};
     for (int s : o.public_sizes) argv.insert(argv.end(), {"--size", std::to_string(s)});
     const std::vector<std::string> wrapper = runner_wrapper(work.runner(), o);
-    const auto r = run_process(argv, o.time_limit, {"WORKBOOK_RUNNER_WRAPPER=" + joined(wrapper)}, 64 * 1024);
+    std::vector<std::string> env = device_env;
+    env.push_back("WORKBOOK_RUNNER_WRAPPER=" + joined(wrapper));
+    const auto r = run_process(argv, o.time_limit, env, 64 * 1024);
     auto v = read_verdict(verdict);
     // The race pass only for kernels the device accepted: a wrong one has its clearer reason.
-    std::string race_failure;
     if (!r.timed_out && r.passed() && v["result"] == "ok" && o.race_check) {
         // Checked at start too; Oclgrind gone since then ranks nothing unchecked.
-        const auto why = race_check_skipped(o);
-        race_failure = why.empty() ? race_pass(argv[0], kernel, dir, wrapper, o)
-                                   : "the judge could not run the race pass (" + why + "): tell the instructor";
+        if (const auto why = race_check_skipped(o); !why.empty())
+            return ended("failed", "the judge could not run the race pass (" + why + "): tell the instructor");
+        if (auto failure = race_pass(argv[0], kernel, dir, wrapper, o); !failure.empty())
+            return ended("rejected", failure);
     }
-    if (!race_failure.empty()) {
-        reject(race_failure);
-    } else if (r.timed_out) {
-        reject(fmt::format("too slow or hung: killed after {} s", o.time_limit.count()));
-    } else if (v["result"] == "ok" && r.passed()) {
-        Run run;
-        run.device = v["device"];
-        run.driver = v["driver"];
-        run.n = std::stoi(v["n"]);
-        run.median_s = std::stod(v["median_s"]);
-        run.min_s = std::stod(v["min_s"]);
-        run.max_s = std::stod(v["max_s"]);
-        run.gflops = std::stod(v["gflops"]);
-        run.repeats = std::stoi(v["repeats"]);
-        run.sizes = v["sizes"];
-        run.build_options = v["options"];
-        run.kernel_hash = v["hash"];
-        run.ratio = std::stod(v["ratio"]);
-        run.ratio_low = std::stod(v["ratio_lo"]);
-        run.ratio_high = std::stod(v["ratio_hi"]);
-        run.yardstick = v["yardstick"];
-        run.yardstick_median_s = std::stod(v["yardstick_median_s"]);
-        db.record(sub->id, run);
-        out.status = "done";
-        out.gflops = run.gflops;
-        out.ratio = run.ratio;
+    if (r.timed_out) return ended("rejected", fmt::format("too slow or hung: killed after {} s", o.time_limit.count()));
+    if (v["result"] != "ok" || !r.passed())
+        return ended("rejected",
+                     !v["reason"].empty() ? v["reason"] : fmt::format("the check did not finish ({})", r.status()));
+    try {
+        out.run = run_from_verdict(v);
+    } catch (const std::exception&) {
+        return ended("failed", "the judge's checker wrote a verdict that does not parse: tell the instructor");
+    }
+    out.run.device = sanitize(out.run.device, 256);
+    out.run.driver = sanitize(out.run.driver, 256);
+    if (const auto problem = implausible_run(out.run, o, entry); !problem.empty())
+        return ended("failed", "the judge's own run does not add up (" + problem + "): tell the instructor");
+    out.status = "done";
+    return out;
+}
+
+std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
+    static std::once_flag reclaimed;
+    std::call_once(reclaimed, [] {
+        for (const auto& line : reclaim_judge_leftovers()) fmt::print(stderr, "judge: {}\n", line);
+    });
+    const auto sub = db.claim();
+    if (!sub) return std::nullopt;
+    const Outcome r = judge_source(sub->source, o);
+    Judged out{sub->id, sub->alias, r.status == "done" ? "done" : "rejected", r.reason, 0};
+    if (r.status == "done") {
+        db.record(sub->id, r.run);
+        out.gflops = r.run.gflops;
+        out.ratio = r.run.ratio;
     } else {
-        reject(!v["reason"].empty() ? v["reason"] : fmt::format("the check did not finish ({})", r.status()));
+        db.reject(sub->id, r.reason);
     }
     return out;
 }

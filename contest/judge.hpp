@@ -61,6 +61,27 @@ void check_isolation(const JudgeOptions& options);
 // judge_next() calls it once per process, before its first entry.
 std::vector<std::string> reclaim_judge_leftovers();
 
+// What judging one source on one device gave.
+struct Outcome {
+    std::string status;  // "done"; "rejected" by the checks (the entry's fault); "failed": the judging's own
+    std::string reason;  // sanitised: it quotes compiler and Oclgrind text, which quotes the entry
+    Run run;             // when done
+};
+
+// What a per-device reference submission holds instead of a kernel (`contest baseline --reference
+// --per-device`): each device's judging runs the tuned kernel chosen for that device.
+inline constexpr const char* reference_marker = "// contest: the reference kernel, chosen on the judging device\n";
+
+// Checks and times `source` (a child process with a time limit, its runner sandboxed, then the race
+// pass) on the device the WORKBOOK_* variables choose, `device_env` ("NAME=value") added to them.
+Outcome judge_source(const std::string& source, const JudgeOptions& options,
+                     const std::vector<std::string>& device_env = {});
+
+// Why a run said to be of `source`, judged with these options, cannot be believed (a size, a count,
+// a hash or a time that does not add up); empty when it can. Every run is checked by it before it
+// is recorded, the local judge's as a Slurm job's.
+std::string implausible_run(const Run& run, const JudgeOptions& options, const std::string& source);
+
 // Judges the oldest queued submission (in a child process with a time limit, on the device the
 // WORKBOOK_* variables choose) and records the run or the rejection. Empty when the queue is empty.
 std::optional<Judged> judge_next(Database& db, const JudgeOptions& options);

@@ -5,6 +5,10 @@
 // shown tied, with one rank, rather than ranked apart by noise.
 #pragma once
 
+#include "contest/db.hpp"
+
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace workbook::contest {
@@ -34,5 +38,17 @@ struct Ranked {
 // fastest entry with the slowest. An entry without a ratio (median 0: a run from before the
 // yardstick) is never tied.
 void assign_ranks(std::vector<Ranked>& sorted);
+
+// The cross-device view of a zoo: each alias ranked by the geometric mean of its "x naive" over
+// the boards it is on (its best run on each, as the boards show it). The mean of ratios, not of
+// GFLOPS, so that a fast device does not outweigh a slow one. Rows without an x naive (a board with
+// no baseline yet) are left out of the mean; an alias with none is left out.
+struct CrossDeviceRow {
+    int rank = 0;
+    std::string alias;
+    double geomean = 0;
+    std::vector<std::pair<std::string, double>> speedups;  // board, x naive
+};
+std::vector<CrossDeviceRow> cross_device(const std::vector<DeviceBoard>& boards);
 
 }  // namespace workbook::contest

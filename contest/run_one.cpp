@@ -33,8 +33,6 @@ namespace {
 
 constexpr std::size_t guard = 1024;  // elements after C that must stay untouched
 
-std::string fingerprint(const std::string& s) { return fmt::format("{:016x}", fnv1a(s.data(), s.size())); }
-
 // The submission's runner (contest-runner, beside this program): it builds and launches the
 // kernel; this process checks every C and, on CPU devices, keeps the clock.
 class Remote {
@@ -134,12 +132,14 @@ void check_sample(int n, const std::vector<float>& a, const std::vector<float>& 
     }
 }
 
+}  // namespace
+
 std::string one_line(std::string s) {
     std::replace(s.begin(), s.end(), '\n', ' ');
     return s;
 }
 
-}  // namespace
+std::string kernel_fingerprint(const std::string& s) { return fmt::format("{:016x}", fnv1a(s.data(), s.size())); }
 
 std::string race_pass_name() {
     std::string sizes;
@@ -302,7 +302,7 @@ int run_one(const RunOneOptions& o) {
                 << fmt::format("{:.6g}", speed.low) << "\nratio_hi=" << fmt::format("{:.6g}", speed.high)
                 << "\nyardstick=" << one_line(yard_label) << "\nyardstick_median_s="
                 << fmt::format("{:.9g}", yard_times[yard_times.size() / 2])
-                << "\nsizes=" << size_list << "\noptions=" << one_line(d.options) << "\nhash=" << fingerprint(source) << "\n";
+                << "\nsizes=" << size_list << "\noptions=" << one_line(d.options) << "\nhash=" << kernel_fingerprint(source) << "\n";
         return exit_ok;
     } catch (...) {
         return reject(describe_exception(std::current_exception()));

@@ -27,4 +27,10 @@ std::string race_pass_name();
 
 int run_one(const RunOneOptions& options);
 
+// Text for a key=value line or a log line: newlines made spaces.
+std::string one_line(std::string s);
+
+// The kernel hash a verdict reports: FNV-1a of the source, 16 hex digits.
+std::string kernel_fingerprint(const std::string& source);
+
 }  // namespace workbook::contest

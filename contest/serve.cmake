@@ -6,10 +6,11 @@
 find_package(nlohmann_json REQUIRED)  # nlohmann-json3-dev
 find_package(Threads REQUIRED)
 
-add_library(workbook_contest_serve STATIC "${CMAKE_CURRENT_LIST_DIR}/serve.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_gate.cpp")
+add_library(workbook_contest_serve STATIC "${CMAKE_CURRENT_LIST_DIR}/serve.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_gate.cpp"
+  "${CMAKE_CURRENT_LIST_DIR}/slurm_jobs.cpp")
 target_link_libraries(workbook_contest_serve
-  PUBLIC workbook_contest
-  PRIVATE nlohmann_json::nlohmann_json PkgConfig::CPP_HTTPLIB Threads::Threads)
+  PUBLIC workbook_contest nlohmann_json::nlohmann_json PkgConfig::CPP_HTTPLIB
+  PRIVATE Threads::Threads)
 
 # The helper of the end-to-end test: serve with the judge off, record runs, upload, get.
 add_executable(contest_serve_test "${CMAKE_CURRENT_LIST_DIR}/serve_test_main.cpp")

@@ -9,21 +9,29 @@
 #include "contest/alias.hpp"
 #include "contest/http_gate.hpp"
 #include "contest/page.hpp"
+#include "contest/ranking.hpp"
 #include "contest/roster.hpp"
+#include "contest/slurm_jobs.hpp"
+#include "contest/zoo.hpp"
 #include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <random>
 #include <thread>
+#include <unistd.h>
 
 namespace workbook::contest {
 
@@ -157,6 +165,16 @@ std::string page_with_nonce(const std::string& nonce) {
     return page;
 }
 
+// A zoo's boards in the zoo file's order, one for every device (empty until its first run).
+std::vector<DeviceBoard> zoo_boards(std::vector<DeviceBoard> boards, const Zoo& zoo) {
+    std::vector<DeviceBoard> ordered;
+    for (const auto& d : zoo.devices) {
+        const auto it = std::find_if(boards.begin(), boards.end(), [&](const auto& b) { return b.device == d.name; });
+        ordered.push_back(it != boards.end() ? std::move(*it) : DeviceBoard{d.name, {}, 0, {}});
+    }
+    return ordered;
+}
+
 json board_json(const std::vector<DeviceBoard>& boards, bool race_pass) {
     json devices = json::array();
     for (const auto& b : boards) {
@@ -172,10 +190,22 @@ json board_json(const std::vector<DeviceBoard>& boards, bool race_pass) {
                             {"speedup", r.speedup},
                             {"when", r.when},
                             {"submission_id", r.submission_id}});
-        devices.push_back({{"device", b.device}, {"baseline_gflops", b.baseline_gflops}, {"rows", std::move(rows)}});
+        devices.push_back({{"device", b.device},
+                           {"hardware", b.hardware},
+                           {"baseline_gflops", b.baseline_gflops},
+                           {"rows", std::move(rows)}});
     }
+    // Across devices once there are two boards: x naive's geometric mean (contest/ranking.hpp).
+    json cross = json::array();
+    if (boards.size() >= 2)
+        for (const auto& c : cross_device(boards)) {
+            json per = json::array();
+            for (const auto& [board, x] : c.speedups) per.push_back({{"device", board}, {"speedup", x}});
+            cross.push_back({{"rank", c.rank}, {"alias", c.alias}, {"geomean", c.geomean}, {"speedups", per}});
+        }
     return {{"devices", std::move(devices)},   {"generated_at", utc_now()}, {"baseline_alias", baseline_alias},
-            {"reference_alias", reference_alias}, {"race_pass", race_pass ? "on" : "off"}};
+            {"reference_alias", reference_alias}, {"race_pass", race_pass ? "on" : "off"},
+            {"cross_device", std::move(cross)}};
 }
 
 // The signal mask serve() was called with: children forked from its threads (the judge's) get it
@@ -217,6 +247,72 @@ void judge_loop(const ServeOptions& options, const std::atomic<bool>& stop) {
     }
 }
 
+// The zoo's threads. The fan-out and the Slurm dispatcher share one loop; the local devices share
+// one worker, so that two of this machine's devices never time kernels at the same moment.
+void zoo_dispatch_loop(const ServeOptions& options, const Zoo& zoo, const std::string& server_url,
+                       const std::atomic<bool>& stop) {
+    try {
+        Database db(options.db);
+        std::vector<std::string> names;
+        for (const auto& d : zoo.devices) names.push_back(d.name);
+        std::optional<SlurmDispatcher> slurm;
+        if (zoo.has_slurm()) {
+            const std::string jobs = !zoo.jobs_dir.empty() ? zoo.jobs_dir : options.db.string() + ".jobs";
+            const std::string wb =
+                !zoo.workbook.empty() ? zoo.workbook : std::filesystem::read_symlink("/proc/self/exe").string();
+            slurm.emplace(zoo, server_url, jobs, wb, log_line);
+            log_line(fmt::format("zoo: Slurm jobs reach this server at {}; their folders are in {}", server_url, jobs));
+        }
+        while (!stop) {
+            try {
+                if (const int n = db.fan_out(names); n > 0)
+                    log_line(fmt::format("zoo: {} submission(s) queued on {} device(s)", n, names.size()));
+                if (slurm) slurm->step(db);
+            } catch (const std::exception& e) {
+                log_line(fmt::format("zoo: error: {}", e.what()));
+            }
+            for (int i = 0; i < 10 && !stop; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    } catch (const std::exception& e) {
+        log_line(fmt::format("zoo: stopped: {}", e.what()));
+    }
+}
+
+void zoo_local_loop(const ServeOptions& options, const Zoo& zoo, const std::atomic<bool>& stop) {
+    try {
+        Database db(options.db);
+        std::vector<std::string> local;
+        for (const auto& d : zoo.devices)
+            if (!d.slurm) local.push_back(d.name);
+        db.requeue_running_judgings(local);
+        std::size_t next = 0;
+        while (!stop) {
+            bool judged = false;
+            // Round robin over the local devices: each one's oldest queued judging in turn.
+            for (std::size_t k = 0; k < local.size() && !judged && !stop; ++k) {
+                const auto& d = *zoo.find(local[(next + k) % local.size()]);
+                const auto sub = db.claim_judging(d.name);
+                if (!sub) continue;
+                judged = true;
+                next = (next + k + 1) % local.size();
+                Outcome out;
+                try {
+                    out = judge_source(sub->source, options.judge_options, d.environment());
+                } catch (const std::exception& e) {
+                    out = {"failed", sanitize(e.what(), 2000), {}};
+                }
+                db.finish_judging(sub->id, d.name, out.status, out.reason, out.status == "done" ? &out.run : nullptr);
+                log_line(fmt::format("judged {} ({}) on {}: {}{}", sub->id, sub->alias, d.name, out.status,
+                                     out.status == "done" ? fmt::format(", {:.2f} GFLOPS", out.run.gflops)
+                                                          : ": " + out.reason));
+            }
+            for (int i = 0; i < 10 && !judged && !stop; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    } catch (const std::exception& e) {
+        log_line(fmt::format("zoo: the local judge stopped: {}", e.what()));
+    }
+}
+
 void check_options(const ServeOptions& o) {
     if (o.roster.empty() == o.token.empty())
         throw Error("contest serve: give --roster FILE (one upload token per student: for a contest) or --token "
@@ -253,9 +349,16 @@ std::string enrol_students(Database& db, const ServeOptions& o) {
 
 int serve(const ServeOptions& options) {
     check_options(options);
+    const Zoo zoo = options.devices.empty() ? Zoo{} : read_zoo(options.devices);
     Database web_db(options.db);  // shared by the HTTP handlers, one at a time
     std::mutex web_db_mutex;
     log_line(enrol_students(web_db, options));
+    if (!zoo.devices.empty()) {
+        std::string list;
+        for (const auto& d : zoo.devices) list += fmt::format("{}\"{}\" ({})", list.empty() ? "" : ", ", d.name,
+                                                              d.slurm ? "Slurm" : "here");
+        log_line(fmt::format("zoo {}: every submission is judged on {}", options.devices.string(), list));
+    }
 
     GateLimits limits;
     limits.request_deadline = std::chrono::milliseconds(static_cast<long long>(options.request_deadline_s * 1000));
@@ -299,22 +402,35 @@ int serve(const ServeOptions& options) {
             std::lock_guard lock(web_db_mutex);
             boards = web_db.board();
         }
+        if (!zoo.devices.empty()) boards = zoo_boards(std::move(boards), zoo);
         send_json(res, board_json(boards, options.judge_options.race_check));
     });
 
     server.Get("/api/submissions", [&](const httplib::Request&, httplib::Response& res) {
         std::vector<Submission> subs;
+        std::map<std::int64_t, std::vector<Judging>> judgings;
         {
             std::lock_guard lock(web_db_mutex);
             subs = web_db.submissions();
+            if (subs.size() > recent_submissions) subs.resize(recent_submissions);
+            if (!zoo.devices.empty())
+                for (const auto& s : subs) judgings[s.id] = web_db.judgings_of(s.id);
         }
         json list = json::array();
-        for (std::size_t i = 0; i < subs.size() && i < recent_submissions; ++i)
-            list.push_back({{"id", subs[i].id},
-                            {"alias", subs[i].alias},
-                            {"status", subs[i].status},
-                            {"reason", subs[i].reason},
-                            {"submitted_at", subs[i].submitted_at}});
+        for (const auto& sub : subs) {
+            json item = {{"id", sub.id},
+                         {"alias", sub.alias},
+                         {"status", sub.status},
+                         {"reason", sub.reason},
+                         {"submitted_at", sub.submitted_at}};
+            if (!zoo.devices.empty()) {
+                json per = json::array();
+                for (const auto& j : judgings[sub.id])
+                    per.push_back({{"device", j.device}, {"state", j.state}, {"reason", j.reason}, {"job_id", j.job_id}});
+                item["devices"] = std::move(per);
+            }
+            list.push_back(std::move(item));
+        }
         send_json(res, {{"submissions", std::move(list)}});
     });
 
@@ -356,6 +472,8 @@ int serve(const ServeOptions& options) {
                              who.owner, req.remote_addr));
         send_json(res, {{"id", id}, {"status", "queued"}});
     });
+
+    if (zoo.has_slurm()) add_job_routes(server, web_db, web_db_mutex, zoo, options.judge_options, log_line);
 
     server.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
         std::string what = "unknown error";
@@ -436,10 +554,21 @@ int serve(const ServeOptions& options) {
         }
     });
 
-    std::thread judge_thread;
-    if (options.judge) judge_thread = std::thread([&] { judge_loop(options, stopping); });
-
     const bool bracket = options.host.find(':') != std::string::npos;
+    std::vector<std::thread> judges;
+    if (options.judge && zoo.devices.empty()) judges.emplace_back([&] { judge_loop(options, stopping); });
+    if (options.judge && !zoo.devices.empty()) {
+        const bool anywhere = options.host == "0.0.0.0" || options.host == "::";
+        char name[256] = {};
+        ::gethostname(name, sizeof name - 1);
+        const std::string url = !zoo.server.empty() ? zoo.server
+                                                    : fmt::format("http://{}{}{}:{}", bracket && !anywhere ? "[" : "",
+                                                                  anywhere ? std::string(name) : options.host,
+                                                                  bracket && !anywhere ? "]" : "", port);
+        judges.emplace_back([&, url] { zoo_dispatch_loop(options, zoo, url, stopping); });
+        judges.emplace_back([&] { zoo_local_loop(options, zoo, stopping); });
+    }
+
     log_line(fmt::format("contest board: http://{}{}{}:{}/  (uploads: POST /api/submit; Ctrl-C stops){}",
                          bracket ? "[" : "", options.host, bracket ? "]" : "", port,
                          options.host == "0.0.0.0" || options.host == "::" ? "  [all interfaces: use this machine's "
@@ -449,7 +578,7 @@ int serve(const ServeOptions& options) {
     if (!stopping) ok = server.listen_after_bind();
     stopping = true;
     server.stop_gate();  // its workers run handlers that use web_db
-    if (judge_thread.joinable()) judge_thread.join();
+    for (auto& t : judges) t.join();
     finished = true;
     signal_thread.join();
     log_line("server stopped");

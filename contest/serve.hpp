@@ -3,7 +3,9 @@
 //
 //   GET  /                 the page (self-contained: HTML, CSS and JS inline)
 //   GET  /api/board        {"devices":[{"device","baseline_gflops","rows":[...]}], "generated_at"}
-//   GET  /api/submissions  the most recent submissions: id, alias, status, reason, submitted_at
+//   GET  /api/submissions  the most recent submissions: id, alias, status, reason, submitted_at (and
+//                          with a zoo, "devices": each device's state, reason and Slurm job id)
+//   POST /api/job/start, /api/job/result   a zoo's Slurm jobs (contest/slurm_jobs.hpp), by job token
 //   POST /api/submit       Authorization: Bearer <token>; multipart fields `alias` and `kernel`
 //                          -> {"id":..., "status":"queued"} (401 bad token, 400 bad form or alias,
 //                          403 another student's alias, 413 too large, 429 rate limit or queue cap)
@@ -37,6 +39,8 @@ struct ServeOptions {
     double request_deadline_s = 10;          // for a whole request, headers and body
     int max_per_address = 10;                // open connections per client address (0: no cap, behind a proxy)
     bool judge = true;                       // run judge_next in a background thread
+    // The zoo (contest/zoo.hpp): judge every submission on each of these devices, a board each.
+    std::filesystem::path devices;
     JudgeOptions judge_options;
 };
 

@@ -1,0 +1,387 @@
+// The zoo's Slurm jobs, server side and job side (see slurm_jobs.hpp).
+#include "contest/slurm_jobs.hpp"
+
+#include "contest/roster.hpp"
+#include "contest/run_one.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/grading/sandbox.hpp"
+#include "workbook/process.hpp"
+#include "workbook/text.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fcntl.h>
+#include <iomanip>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace workbook::contest {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+json options_to_json(const JudgeOptions& o) {
+    return {{"ranking_n", o.ranking_n},     {"public_sizes", o.public_sizes},
+            {"secret_sizes", o.secret_sizes}, {"sittings", o.sittings},
+            {"warmups", o.warmups},         {"repeats", o.repeats},
+            {"time_limit_s", o.time_limit.count()}, {"race_check", o.race_check},
+            {"race_time_limit_s", o.race_time_limit.count()}, {"sandbox", o.sandbox}};
+}
+
+JudgeOptions options_from_json(const json& j) {
+    JudgeOptions o;
+    o.ranking_n = j.at("ranking_n").get<int>();
+    o.public_sizes = j.at("public_sizes").get<std::vector<int>>();
+    o.secret_sizes = j.at("secret_sizes").get<int>();
+    o.sittings = j.at("sittings").get<int>();
+    o.warmups = j.at("warmups").get<int>();
+    o.repeats = j.at("repeats").get<int>();
+    o.time_limit = std::chrono::seconds(j.at("time_limit_s").get<long long>());
+    o.race_check = j.at("race_check").get<bool>();
+    o.race_time_limit = std::chrono::seconds(j.at("race_time_limit_s").get<long long>());
+    o.sandbox = j.at("sandbox").get<bool>();
+    return o;
+}
+
+json outcome_to_json(const Outcome& o) {
+    const Run& r = o.run;
+    return {{"status", o.status},
+            {"reason", o.reason},
+            {"run",
+             {{"device", r.device}, {"driver", r.driver}, {"n", r.n}, {"median_s", r.median_s}, {"min_s", r.min_s},
+              {"max_s", r.max_s}, {"gflops", r.gflops}, {"repeats", r.repeats}, {"sizes", r.sizes},
+              {"build_options", r.build_options}, {"kernel_hash", r.kernel_hash}, {"ratio", r.ratio},
+              {"ratio_low", r.ratio_low}, {"ratio_high", r.ratio_high}, {"yardstick", r.yardstick},
+              {"yardstick_median_s", r.yardstick_median_s}}}};
+}
+
+Outcome outcome_from_json(const json& j) {
+    Outcome o;
+    o.status = j.at("status").get<std::string>();
+    o.reason = j.at("reason").get<std::string>();
+    if (o.status != "done") return o;
+    const json& r = j.at("run");
+    o.run.device = r.at("device").get<std::string>();
+    o.run.driver = r.at("driver").get<std::string>();
+    o.run.n = r.at("n").get<int>();
+    o.run.median_s = r.at("median_s").get<double>();
+    o.run.min_s = r.at("min_s").get<double>();
+    o.run.max_s = r.at("max_s").get<double>();
+    o.run.gflops = r.at("gflops").get<double>();
+    o.run.repeats = r.at("repeats").get<int>();
+    o.run.sizes = r.at("sizes").get<std::string>();
+    o.run.build_options = r.at("build_options").get<std::string>();
+    o.run.kernel_hash = r.at("kernel_hash").get<std::string>();
+    o.run.ratio = r.at("ratio").get<double>();
+    o.run.ratio_low = r.at("ratio_low").get<double>();
+    o.run.ratio_high = r.at("ratio_high").get<double>();
+    o.run.yardstick = r.at("yardstick").get<std::string>();
+    o.run.yardstick_median_s = r.at("yardstick_median_s").get<double>();
+    return o;
+}
+
+// ---- the server's dispatcher ------------------------------------------------------------------
+
+namespace {
+
+// The job's folder name: the submission, the device's place in the zoo, the attempt.
+std::string job_folder_name(const Zoo& zoo, const Judging& j) {
+    std::size_t index = 0;
+    while (index < zoo.devices.size() && zoo.devices[index].name != j.device) ++index;
+    return fmt::format("{}-dev{}-try{}", j.submission_id, index + 1, j.attempts + 1);
+}
+
+// Slurm's job states in which a job may still report.
+bool job_alive(const std::string& state) {
+    static const std::set<std::string> alive = {"PENDING",  "CONFIGURING", "RUNNING",    "COMPLETING",
+                                                "SUSPENDED", "REQUEUED",   "REQUEUE_HOLD", "REQUEUE_FED",
+                                                "RESIZING",  "SIGNALING",  "STAGE_OUT"};
+    return alive.count(state) > 0;
+}
+
+std::time_t parse_utc(const std::string& s) {
+    std::tm tm{};
+    std::istringstream in(s);
+    in >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%S");
+    return in.fail() ? 0 : timegm(&tm);
+}
+
+std::string last_line(const fs::path& dir) {
+    std::string last;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        if (e.path().filename().string().rfind("slurm-", 0) != 0) continue;
+        std::istringstream in(read_file_or_empty(e.path()));
+        for (std::string line; std::getline(in, line);)
+            if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+    }
+    return sanitize(last, 300);
+}
+
+}  // namespace
+
+SlurmDispatcher::SlurmDispatcher(Zoo zoo, std::string server, fs::path jobs_dir, std::string workbook,
+                                 std::function<void(const std::string&)> log)
+    : zoo_(std::move(zoo)), server_(std::move(server)), workbook_(std::move(workbook)), jobs_dir_(std::move(jobs_dir)),
+      log_(std::move(log)) {
+    fs::create_directories(jobs_dir_);
+    fs::permissions(jobs_dir_, fs::perms::owner_all, fs::perm_options::replace);
+}
+
+void SlurmDispatcher::step(Database& db) {
+    for (const auto& j : db.judgings("queued"))
+        if (const auto* d = zoo_.find(j.device); d && d->slurm) submit(db, j, *d);
+    follow(db);
+}
+
+void SlurmDispatcher::submit(Database& db, const Judging& j, const ZooDevice& d) {
+    const fs::path dir = jobs_dir_ / job_folder_name(zoo_, j);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    fs::create_directories(dir);
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace);
+    // The token: in a file only this user can read, which the job deletes once read.
+    const std::string token = new_token();
+    const fs::path token_file = dir / "token";
+    {
+        const int fd = ::open(token_file.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 || ::write(fd, token.data(), token.size()) != static_cast<ssize_t>(token.size())) {
+            if (fd >= 0) ::close(fd);
+            db.finish_judging(j.submission_id, j.device, "failed", "could not write the job's token file in " + dir.string());
+            return;
+        }
+        ::close(fd);
+    }
+    db.set_job_token(j.submission_id, j.device, token_hash(token));
+    // The script only runs its arguments: nothing of the device's settings is quoted into shell.
+    const fs::path script = dir / "job.sh";
+    std::ofstream(script) << "#!/bin/sh\n# A contest judging (workbook contest serve --devices): the judge runs here.\nexec \"$@\"\n";
+    std::vector<std::string> argv = {"sbatch", "--hold", "--parsable",
+                                     "--job-name=contest-" + std::to_string(j.submission_id),
+                                     "--output=" + (dir / "slurm-%j.out").string(), "--chdir=" + dir.string()};
+    if (!d.partition.empty()) argv.push_back("--partition=" + d.partition);
+    if (!d.gres.empty()) argv.push_back("--gres=" + d.gres);
+    if (!d.constraint.empty()) argv.push_back("--constraint=" + d.constraint);
+    argv.insert(argv.end(), {script.string(), workbook_, "contest", "judge-job", "--server", server_, "--token-file",
+                             token_file.string()});
+    if (!d.platform.empty()) argv.insert(argv.end(), {"--platform", d.platform});
+    if (!d.device.empty()) argv.insert(argv.end(), {"--device", d.device});
+    if (!d.device_type.empty()) argv.insert(argv.end(), {"--device-type", d.device_type});
+    const auto r = run_process(argv, 60s, {}, 64 * 1024);
+    const std::string id = r.passed() ? r.output.substr(0, r.output.find_first_of(";\n")) : std::string();
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
+        db.finish_judging(j.submission_id, j.device, "failed",
+                          fmt::format("sbatch did not take the job ({}): {}", r.status(), sanitize(one_line(r.output), 500)));
+        return;
+    }
+    // Held until now, so that "submitted" is recorded before the job can say "running".
+    db.move_judging(j.submission_id, j.device, {"queued"}, "submitted",
+                    fmt::format("Slurm job {}{}", id, d.partition.empty() ? "" : " on partition " + d.partition), id);
+    const auto release = run_process({"scontrol", "release", id}, 60s, {}, 64 * 1024);
+    if (!release.passed()) {
+        run_process({"scancel", id}, 60s);
+        db.finish_judging(j.submission_id, j.device, "failed",
+                          fmt::format("scontrol release {} failed: {}", id, sanitize(one_line(release.output), 500)));
+        return;
+    }
+    log_(fmt::format("submission {} on {}: Slurm job {}", j.submission_id, j.device, id));
+}
+
+void SlurmDispatcher::follow(Database& db) {
+    std::vector<Judging> live;
+    for (const auto& j : db.judgings())
+        if ((j.state == "submitted" || j.state == "running") && !j.job_id.empty())
+            if (const auto* d = zoo_.find(j.device); d && d->slurm) live.push_back(j);
+    if (live.empty()) return;
+    // Every job of this user, finished ones included while Slurm keeps them (MinJobAge).
+    const auto r = run_process({"squeue", "--noheader", "--me", "--states=all", "--format=%i|%T"}, 60s, {}, 1 << 20);
+    if (!r.passed()) {
+        if (!squeue_failing_) log_(fmt::format("squeue failed ({}): {}; the jobs are followed again when it answers",
+                                               r.status(), one_line(r.output)));
+        squeue_failing_ = true;
+        return;
+    }
+    squeue_failing_ = false;
+    std::map<std::string, std::string> states;
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);)
+        if (const auto bar = line.find('|'); bar != std::string::npos) states[line.substr(0, bar)] = line.substr(bar + 1);
+    const std::time_t now = std::time(nullptr);
+    for (const auto& j : live) {
+        const auto* d = zoo_.find(j.device);
+        const auto it = states.find(j.job_id);
+        const std::string state = it == states.end() ? "" : it->second;
+        if (job_alive(state)) {
+            const std::time_t since = parse_utc(j.updated_at);
+            if (since > 0 && now - since > d->result_timeout_s) {
+                run_process({"scancel", j.job_id}, 60s);
+                db.finish_judging(j.submission_id, j.device, "failed",
+                                  fmt::format("no result from Slurm job {} within {} s ({}); it was cancelled", j.job_id,
+                                              d->result_timeout_s, state));
+            }
+            continue;
+        }
+        // Ended: a result would have arrived before the job's process exited.
+        const auto still = db.judging(j.submission_id, j.device);
+        if (!still || final_state(still->state)) continue;
+        const std::string log = last_line(jobs_dir_ / job_folder_name(zoo_, j));
+        db.finish_judging(j.submission_id, j.device, "failed",
+                          fmt::format("Slurm job {} ended ({}) without a result{}", j.job_id,
+                                      state.empty() ? "no longer known to Slurm" : state,
+                                      log.empty() ? "" : "; its last line: " + log));
+        log_(fmt::format("submission {} on {}: Slurm job {} ended ({}) without a result", j.submission_id, j.device,
+                         j.job_id, state.empty() ? "unknown" : state));
+    }
+}
+
+// ---- the server's job routes ------------------------------------------------------------------
+
+namespace {
+
+std::string bearer(const httplib::Request& req) {
+    const std::string h = req.get_header_value("Authorization");
+    return h.size() > 7 && (h.compare(0, 7, "Bearer ") == 0 || h.compare(0, 7, "bearer ") == 0) ? h.substr(7) : "";
+}
+
+void reply(httplib::Response& res, int status, const json& j) {
+    res.status = status;
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(j.dump(-1, ' ', false, json::error_handler_t::replace), "application/json; charset=utf-8");
+}
+
+}  // namespace
+
+void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, const Zoo& zoo,
+                    const JudgeOptions& options, std::function<void(const std::string&)> log) {
+    // A job's token names one judging of a Slurm device, and only while it waits for its result.
+    auto judging_of = [&db, &zoo](const httplib::Request& req) -> std::optional<Judging> {
+        const std::string token = bearer(req);
+        if (token.size() != 64) return std::nullopt;
+        auto j = db.judging_by_token(token_hash(token));
+        if (!j || final_state(j->state)) return std::nullopt;
+        const auto* d = zoo.find(j->device);
+        if (!d || !d->slurm) return std::nullopt;
+        return j;
+    };
+    server.Post("/api/job/start", [&db, &mutex, judging_of, options, log](const httplib::Request& req,
+                                                                          httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        const auto j = judging_of(req);
+        if (!j) return reply(res, 401, {{"error", "unknown or spent job token"}});
+        std::string node;
+        try {
+            node = json::parse(req.body).value("node", "");
+        } catch (const std::exception&) {
+        }
+        db.move_judging(j->submission_id, j->device, {"submitted"}, "running",
+                        fmt::format("Slurm job {}{}", j->job_id, node.empty() ? "" : " on " + sanitize(node, 64)));
+        const auto sub = db.submission(j->submission_id);
+        if (!sub) return reply(res, 410, {{"error", "the submission is gone"}});
+        log(fmt::format("submission {} on {}: Slurm job {} running", j->submission_id, j->device, j->job_id));
+        reply(res, 200, {{"submission_id", sub->id}, {"device", j->device}, {"source", sub->source},
+                         {"options", options_to_json(options)}});
+    });
+    server.Post("/api/job/result", [&db, &mutex, judging_of, options, log](const httplib::Request& req,
+                                                                           httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        const auto j = judging_of(req);
+        if (!j) return reply(res, 401, {{"error", "unknown or spent job token"}});
+        Outcome out;
+        std::string refused;
+        try {
+            out = outcome_from_json(json::parse(req.body));
+            if (out.status != "done" && out.status != "rejected" && out.status != "failed")
+                refused = "an unknown status";
+        } catch (const std::exception& e) {
+            refused = std::string("a result that does not parse: ") + e.what();
+        }
+        const auto sub = db.submission(j->submission_id);
+        if (refused.empty() && out.status == "done") {
+            out.run.device = sanitize(out.run.device, 256);
+            out.run.driver = sanitize(out.run.driver, 256);
+            refused = implausible_run(out.run, options, sub ? sub->source : std::string());
+        }
+        if (!refused.empty()) {
+            db.finish_judging(j->submission_id, j->device, "failed", "the job's result was refused: " + refused);
+            log(fmt::format("submission {} on {}: refused the result of Slurm job {}: {}", j->submission_id, j->device,
+                            j->job_id, refused));
+            return reply(res, 422, {{"error", "refused: " + refused}});
+        }
+        db.finish_judging(j->submission_id, j->device, out.status, sanitize(out.reason, 2000),
+                          out.status == "done" ? &out.run : nullptr);
+        log(fmt::format("submission {} on {}: {} (Slurm job {})", j->submission_id, j->device, out.status, j->job_id));
+        reply(res, 200, {{"state", out.status}});
+    });
+}
+
+// ---- the job's side ---------------------------------------------------------------------------
+
+namespace {
+
+// POSTs with retries: the server may be restarting. Nothing answered: status 0.
+std::pair<int, std::string> post(httplib::Client& client, const std::string& path, const std::string& token,
+                                 const std::string& body, int attempts) {
+    for (int i = 0; i < attempts; ++i) {
+        if (i > 0) std::this_thread::sleep_for(std::chrono::seconds(std::min(30, 2 << i)));
+        auto r = client.Post(path, {{"Authorization", "Bearer " + token}}, body, "application/json");
+        if (r && r->status < 500) return {r->status, r->body};
+        fmt::print(stderr, "judge-job: {} {}: {}\n", path, r ? "HTTP " + std::to_string(r->status) : "no answer",
+                   r ? "" : httplib::to_string(r.error()));
+    }
+    return {0, {}};
+}
+
+std::string hostname() {
+    char name[256] = {};
+    return ::gethostname(name, sizeof name - 1) == 0 ? name : "";
+}
+
+}  // namespace
+
+int judge_job(const JudgeJobOptions& o) {
+    const std::string token = read_plain_file(o.token_file, 256);
+    std::error_code ec;
+    fs::remove(o.token_file, ec);  // read once: nothing on the node keeps it
+    if (token.size() != 64) throw Error("judge-job: " + o.token_file + " does not hold a job token");
+    for (const auto& [name, value] : {std::pair{"WORKBOOK_PLATFORM", &o.platform}, std::pair{"WORKBOOK_DEVICE", &o.device},
+                                      std::pair{"WORKBOOK_DEVICE_TYPE", &o.device_type}})
+        if (!value->empty()) ::setenv(name, value->c_str(), 1);
+    httplib::Client client(o.server);
+    client.set_connection_timeout(30);
+    client.set_read_timeout(60);
+    const auto [status, body] = post(client, "/api/job/start", token, json{{"node", hostname()}}.dump(), 6);
+    if (status != 200)
+        throw Error(fmt::format("judge-job: the server at {} did not hand out the judging (HTTP {}): {}", o.server,
+                                status, one_line(body)));
+    const json start = json::parse(body);
+    const JudgeOptions options = options_from_json(start.at("options"));
+    const std::string source = start.at("source").get<std::string>();
+    fmt::print("judge-job: submission {} for {} on {}\n", start.at("submission_id").get<long long>(),
+               start.at("device").get<std::string>(), hostname());
+    Outcome out;
+    // What this node lacks is the judging's failure, never the entry's.
+    if (const auto problem = options.sandbox ? grading::sandbox_problem() : std::string(); !problem.empty())
+        out = {"failed", "the node cannot run the judge's sandbox: " + problem, {}};
+    else if (const auto why = race_check_skipped(options); !why.empty() && options.race_check)
+        out = {"failed", "the node cannot run the race pass: " + why, {}};
+    else
+        out = judge_source(source, options);
+    fmt::print("judge-job: {}{}\n", out.status, out.reason.empty() ? "" : ": " + one_line(out.reason));
+    std::fflush(stdout);
+    const auto [sent, answer] = post(client, "/api/job/result", token, outcome_to_json(out).dump(), 8);
+    if (sent != 200)
+        throw Error(fmt::format("judge-job: the server did not take the result (HTTP {}): {}", sent, one_line(answer)));
+    return 0;
+}
+
+}  // namespace workbook::contest
