@@ -6,7 +6,9 @@
 // nonce, so only this <style> and this <script> may run.
 //
 // Query parameters: ?cycle=N switches to the next device's board every N seconds (unattended
-// projector); #device=NAME selects a board.
+// projector); #device=NAME selects a board. With two boards or more (a zoo: contest/zoo.hpp) an
+// "Across devices" tab ranks by the geometric mean of x naive, and the latest submissions show
+// their state on each device (a Slurm job's id, a failure's reason).
 #pragma once
 
 namespace workbook::contest {
@@ -86,6 +88,9 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   .badge { font-size: 0.8rem; padding: 0.05rem 0.45rem; border-radius: 0.4rem; margin-left: 0.35rem; }
   .badge.queued { background: #3b4766; } .badge.running { background: #1f6fa8; }
   .badge.done { background: #2a7a43; } .badge.rejected { background: #8e2f37; }
+  .badge.submitted { background: #6a4fa3; } .badge.failed { background: #b5651d; } .badge.judging { background: #1f6fa8; }
+  .hardware { color: var(--muted); font-size: 1rem; padding: 0.5rem 1rem 0; }
+  td.per { color: var(--muted); font-size: 1.1rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -100,7 +105,9 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
 'use strict';
 (function () {
   const REFRESH_MS = 3000;
+  const CROSS = '\u0000cross';  // the cross-device tab's key: no device name holds a NUL
   let boards = [];            // the last /api/board devices
+  let cross = [];             // the last /api/board cross_device rows (two boards or more)
   let baselineAlias = '';
   let referenceAlias = '';
   let racePassOff = false;    // the judge runs with --no-race-check
@@ -129,6 +136,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   }
 
   function readHash() {
+    if (location.hash === '#cross') return CROSS;
     const m = /^#device=(.*)$/.exec(location.hash);
     if (!m) return null;
     try { return decodeURIComponent(m[1]); } catch (e) { return null; }
@@ -136,27 +144,78 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
 
   function select(device) {
     selected = device;
-    history.replaceState(null, '', '#device=' + encodeURIComponent(device));
+    history.replaceState(null, '', device === CROSS ? '#cross' : '#device=' + encodeURIComponent(device));
     render();
   }
 
+  function tabKeys() {
+    const keys = boards.map(function (b) { return b.device; });
+    if (cross.length > 0) keys.push(CROSS);
+    return keys;
+  }
   function renderTabs() {
     const nav = document.getElementById('tabs');
-    const buttons = boards.map(function (b) {
-      const button = el('button', b.device === selected ? 'active' : '', b.device);
+    const buttons = tabKeys().map(function (key) {
+      const label = key === CROSS ? 'Across devices' : key;
+      const button = el('button', key === selected ? 'active' : '', label);
       button.type = 'button';
       button.setAttribute('role', 'tab');
-      button.setAttribute('aria-selected', b.device === selected ? 'true' : 'false');
-      button.title = b.device;
-      button.addEventListener('click', function () { select(b.device); });
+      button.setAttribute('aria-selected', key === selected ? 'true' : 'false');
+      button.title = label;
+      button.dataset.tab = key === CROSS ? 'cross' : 'device';
+      button.addEventListener('click', function () { select(key); });
       return button;
     });
     nav.replaceChildren.apply(nav, buttons);
+  }
+  // Every alias on the geometric mean of its x naive over the boards it is on.
+  function renderCross() {
+    const wrap = el('section', 'board');
+    wrap.setAttribute('aria-label', 'Across devices');
+    const table = el('table');
+    table.id = 'cross';
+    const cols = el('colgroup');
+    ['rank', 'alias', 'speedup', 'per'].forEach(function (c) { cols.appendChild(el('col', c)); });
+    table.appendChild(cols);
+    const head = el('thead');
+    const hr = el('tr');
+    [['#', 'num'], ['Alias', ''], ['\u00d7 naive (geo. mean)', 'num'], ['Per device', '']]
+      .forEach(function (h) { hr.appendChild(el('th', h[1], h[0])); });
+    head.appendChild(hr);
+    table.appendChild(head);
+    const body = el('tbody');
+    body.id = 'cross-rows';
+    let place = 0;  // medals among the students, as on the boards
+    cross.forEach(function (r) {
+      const instructors = r.alias === baselineAlias || r.alias === referenceAlias;
+      if (!instructors) place++;
+      const tr = el('tr', instructors ? 'baseline' : (place <= 3 ? 'r' + place : ''));
+      tr.appendChild(el('td', 'rank num', r.rank));
+      const alias = el('td', 'alias', r.alias);
+      alias.title = r.alias;
+      tr.appendChild(alias);
+      tr.appendChild(el('td', 'speedup num', fmtSpeedup(r.geomean)));
+      const per = (Array.isArray(r.speedups) ? r.speedups : []).map(function (x) {
+        return x.device + ' ' + fmtSpeedup(x.speedup);
+      }).join(' \u00b7 ');
+      const td = el('td', 'per', per);
+      td.title = per;
+      tr.appendChild(td);
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    wrap.appendChild(table);
+    wrap.appendChild(el('div', 'baseline-note',
+      'Each entry\u2019s speed-up over the naive kernel on each device it ran on (its best run there), and their ' +
+      'geometric mean: a fast device does not outweigh a slow one.'));
+    return wrap;
   }
 
   function renderBoard(board) {
     const wrap = el('section', 'board');
     wrap.setAttribute('aria-label', board.device);
+    if (board.hardware && board.hardware !== board.device)
+      wrap.appendChild(el('div', 'hardware', board.hardware));
     if (board.baseline_gflops > 0)
       wrap.appendChild(el('div', 'baseline-note',
         'Baseline (naive kernel): ' + fmtGflops(board.baseline_gflops) + ' GFLOPS on ' + board.device));
@@ -221,10 +280,12 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
       main.replaceChildren(el('div', 'empty', 'No results yet: the first kernels are being judged.'));
       return;
     }
-    if (!boards.some(function (b) { return b.device === selected; })) selected = boards[0].device;
+    if (tabKeys().indexOf(selected) < 0) selected = boards[0].device;
     renderTabs();
+    if (selected === CROSS) { main.replaceChildren(renderCross()); return; }
     const board = boards.find(function (b) { return b.device === selected; });
-    main.replaceChildren(renderBoard(board));
+    main.replaceChildren(board.rows.length > 0 ? renderBoard(board)
+                                               : el('div', 'empty', 'No results on ' + board.device + ' yet.'));
   }
 
   // Rows that are new or faster than at the previous refresh flash once (not on the first load).
@@ -257,6 +318,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     if (!response.ok) throw new Error('HTTP ' + response.status);
     const data = await response.json();
     boards = Array.isArray(data.devices) ? data.devices : [];
+    cross = Array.isArray(data.cross_device) ? data.cross_device : [];
     baselineAlias = typeof data.baseline_alias === 'string' ? data.baseline_alias : '';
     referenceAlias = typeof data.reference_alias === 'string' ? data.reference_alias : '';
     racePassOff = data.race_pass === 'off';
@@ -274,7 +336,18 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
       const li = el('li');
       li.title = s.alias + ' (' + s.status + ')';
       li.appendChild(el('span', 'who', s.alias));
-      li.appendChild(el('span', 'badge ' + String(s.status).replace(/[^a-z]/g, ''), s.status));
+      const per = Array.isArray(s.devices) ? s.devices : [];
+      if (per.length === 0)
+        li.appendChild(el('span', 'badge ' + String(s.status).replace(/[^a-z]/g, ''), s.status));
+      per.forEach(function (d) {
+        // A zoo: the state on each device, a Slurm job's id, a failure's reason on hover.
+        const text = d.device + ': ' + d.state + (d.job_id ? ' (job ' + d.job_id + ')' : '');
+        const badge = el('span', 'badge ' + String(d.state).replace(/[^a-z]/g, ''), text);
+        badge.dataset.device = String(d.device);
+        badge.dataset.state = String(d.state);
+        if (d.reason) badge.title = String(d.reason);
+        li.appendChild(badge);
+      });
       return li;
     });
     const ul = document.getElementById('recent');
@@ -295,9 +368,9 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   const cycle = Number(new URLSearchParams(location.search).get('cycle'));
   if (cycle > 0) {
     setInterval(function () {
-      if (boards.length < 2) return;
-      const i = boards.findIndex(function (b) { return b.device === selected; });
-      select(boards[(i + 1) % boards.length].device);
+      const keys = tabKeys();
+      if (keys.length < 2) return;
+      select(keys[(keys.indexOf(selected) + 1) % keys.length]);
     }, cycle * 1000);
   }
   tick();

@@ -132,7 +132,9 @@ std::string last_line(const fs::path& dir) {
 
 SlurmDispatcher::SlurmDispatcher(Zoo zoo, std::string server, fs::path jobs_dir, std::string workbook,
                                  std::function<void(const std::string&)> log)
-    : zoo_(std::move(zoo)), server_(std::move(server)), workbook_(std::move(workbook)), jobs_dir_(std::move(jobs_dir)),
+    // Absolute: the jobs start in folders of their own on the node.
+    : zoo_(std::move(zoo)), server_(std::move(server)), workbook_(std::move(workbook)),
+      jobs_dir_(fs::absolute(jobs_dir)),
       log_(std::move(log)) {
     fs::create_directories(jobs_dir_);
     fs::permissions(jobs_dir_, fs::perms::owner_all, fs::perm_options::replace);
@@ -234,7 +236,10 @@ void SlurmDispatcher::follow(Database& db) {
         // Ended: a result would have arrived before the job's process exited.
         const auto still = db.judging(j.submission_id, j.device);
         if (!still || final_state(still->state)) continue;
-        const std::string log = last_line(jobs_dir_ / job_folder_name(zoo_, j));
+        const fs::path dir = jobs_dir_ / job_folder_name(zoo_, j);
+        const std::string log = last_line(dir);
+        std::error_code ec;
+        fs::remove(dir / "token", ec);  // spent anyway (its hash is cleared), but no secret lies about
         db.finish_judging(j.submission_id, j.device, "failed",
                           fmt::format("Slurm job {} ended ({}) without a result{}", j.job_id,
                                       state.empty() ? "no longer known to Slurm" : state,
