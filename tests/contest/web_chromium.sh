@@ -160,7 +160,7 @@ head -c $((100 * 1024)) /dev/zero | tr '\0' 'x' >"$scratch/big.cl"
 
 http "$scratch/board.json" get "$port" /api/board
 check "GET /api/board is JSON with the devices" \
-    answer_is "$scratch/board.json" 200 '"devices":\[\{"baseline_gflops":10\.0,"device":"Test Device / 1\.0","rows":\[\{"alias":"bob".*"generated_at":'
+    answer_is "$scratch/board.json" 200 '"devices":\[\{"baseline_gflops":10\.0,"device":"Test Device / 1\.0","hardware":"Test Device / 1\.0","rows":\[\{"alias":"bob".*"generated_at":'
 check "GET /api/board says the race pass is on" answer_is "$scratch/board.json" 200 '"race_pass":"on"'
 
 http "$scratch/r401" post "$port" - carol "$scratch/small.cl"
