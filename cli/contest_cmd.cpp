@@ -19,6 +19,7 @@
 #include "workbook/text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -38,7 +39,7 @@ struct ContestArgs {
     int interval = 60;
     bool loop = false, reference = false, per_device = false, history = false;
     std::int64_t retry_id = 0;
-    std::string retry_device, devices;
+    std::string retry_device, devices, merge_file, merge_board, merge_from;
     contest::JudgeJobOptions job;
     int reference_n = 1024;  // the size the judge ranks at: the reference's parameters are chosen for it
     contest::JudgeOptions judge;
@@ -112,6 +113,55 @@ int print_board(const contest::Database& db) {
     return exit_ok;
 }
 
+// `contest merge`: each judging of the other database whose entry is one of this contest's (same
+// alias, same source) becomes that entry's judging on `board`, checked as a Slurm job's result is.
+int merge_board(contest::Database& db, const std::string& file, const std::string& board, const std::string& from) {
+    contest::Database other(file);
+    const auto judged = other.judged();
+    auto key = [](const contest::Run& r) { return r.board.empty() ? r.device + " / " + r.driver : r.board; };
+    std::set<std::string> keys;
+    for (const auto& j : judged)
+        for (const auto& r : j.runs) keys.insert(key(r));
+    if (from.empty() && keys.size() > 1)
+        throw Error(fmt::format("{} has {} boards ({}): choose one with --from-board", file, keys.size(),
+                                fmt::join(keys, ", ")));
+    if (!from.empty() && !keys.count(from))
+        throw Error(fmt::format("{} has no board \"{}\" (it has: {})", file, from, fmt::join(keys, ", ")));
+    int merged = 0, already = 0, strangers = 0, refused = 0;
+    for (const auto& j : judged) {
+        const auto mine = db.find_submission(j.submission.alias, j.submission.source);
+        if (!mine) {
+            ++strangers;
+            continue;
+        }
+        const contest::Run* run = nullptr;
+        for (const auto& r : j.runs)
+            if (from.empty() || key(r) == from) run = &r;
+        if (j.submission.status == "done" && !run) continue;  // judged on another board only
+        if (run) {
+            contest::JudgeOptions o;  // the other contest's N and launches; the rest must add up
+            o.ranking_n = run->n;
+            o.repeats = run->repeats;
+            if (const auto problem = contest::implausible_run(*run, o, j.submission.source); !problem.empty()) {
+                fmt::print(stderr, "refused the run of submission {} ({}): {}\n", j.submission.id, j.submission.alias,
+                           problem);
+                ++refused;
+                continue;
+            }
+        }
+        const bool ok = db.merge_judging(mine->id, board, run, run ? std::string() : j.submission.reason,
+                                         std::filesystem::path(file).filename().string());
+        ok ? ++merged : ++already;
+    }
+    fmt::print("board \"{}\": {} judging(s) merged from {}{}{}{}\n", board, merged, file,
+               already ? fmt::format(", {} already there", already) : "",
+               strangers ? fmt::format(", {} entr{} not in this contest (alias or source differ) left out", strangers,
+                                       strangers == 1 ? "y" : "ies")
+                         : "",
+               refused ? fmt::format(", {} refused", refused) : "");
+    return refused ? exit_error : exit_ok;
+}
+
 }  // namespace
 
 std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
@@ -161,6 +211,14 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                                                    "cancelled or never reported)");
     retry->add_option("ID", a->retry_id, "the submission (default: every one with a failed judging)");
     retry->add_option("--device", a->retry_device, "only the judgings of this zoo device");
+    auto* merge = contest->add_subcommand(
+        "merge", "bring in a board judged elsewhere (another contest database, from a machine the server cannot reach)");
+    merge->add_option("FILE", a->merge_file,
+                      "the other contest's database: the same entries (alias and source) judged by `contest judge`")
+        ->required()
+        ->check(CLI::ExistingFile);
+    merge->add_option("--board", a->merge_board, "the name the board gets here")->required();
+    merge->add_option("--from-board", a->merge_from, "the other database's board to take, when it has several");
     auto* reference_source = contest->add_subcommand(
         "reference-source", "(internal) print the tuned reference kernel chosen for the device WORKBOOK_* chooses");
     reference_source->group("");
@@ -304,6 +362,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             }
             return exit_ok;
         }
+        if (*merge) return merge_board(db, a->merge_file, a->merge_board, a->merge_from);
         if (*retry) {
             const auto again = db.retry(a->retry_id, a->retry_device);
             for (const auto& j : again)

@@ -582,4 +582,63 @@ void Database::requeue_running_judgings(const std::vector<std::string>& devices)
                 move_judging(j.submission_id, device, {"running"}, "queued", "the server stopped during the judging");
 }
 
+std::vector<Database::Judged> Database::judged() const {
+    std::vector<Judged> out;
+    SQLite::Statement s(*db_, fmt::format("SELECT {} FROM submissions WHERE status IN ('done', 'rejected') ORDER BY id",
+                                          submission_columns));
+    while (s.executeStep()) out.push_back({read_submission(s), {}});
+    for (auto& j : out) {
+        SQLite::Statement r(*db_, R"(SELECT d.name, d.driver, r.n, r.median_s, r.min_s, r.max_s, r.gflops, r.repeats,
+            r.sizes, r.build_options, r.kernel_hash, r.ratio, r.ratio_low, r.ratio_high, r.yardstick,
+            r.yardstick_median_s, r.board FROM runs r JOIN devices d ON d.id = r.device_id WHERE r.submission_id = ?
+            ORDER BY r.id)");
+        r.bind(1, j.submission.id);
+        while (r.executeStep()) {
+            Run run;
+            int c = 0;
+            run.device = r.getColumn(c++).getString();
+            run.driver = r.getColumn(c++).getString();
+            run.n = r.getColumn(c++).getInt();
+            run.median_s = r.getColumn(c++).getDouble();
+            run.min_s = r.getColumn(c++).getDouble();
+            run.max_s = r.getColumn(c++).getDouble();
+            run.gflops = r.getColumn(c++).getDouble();
+            run.repeats = r.getColumn(c++).getInt();
+            run.sizes = r.getColumn(c++).getString();
+            run.build_options = r.getColumn(c++).getString();
+            run.kernel_hash = r.getColumn(c++).getString();
+            run.ratio = r.getColumn(c++).getDouble();
+            run.ratio_low = r.getColumn(c++).getDouble();
+            run.ratio_high = r.getColumn(c++).getDouble();
+            run.yardstick = r.getColumn(c++).getString();
+            run.yardstick_median_s = r.getColumn(c++).getDouble();
+            run.board = r.getColumn(c++).getString();
+            j.runs.push_back(std::move(run));
+        }
+    }
+    return out;
+}
+
+std::optional<Submission> Database::find_submission(const std::string& alias, const std::string& source) const {
+    SQLite::Statement s(*db_, fmt::format("SELECT {} FROM submissions WHERE alias = ? AND source = ? ORDER BY id LIMIT 1",
+                                          submission_columns));
+    s.bind(1, alias);
+    s.bind(2, source);
+    if (!s.executeStep()) return std::nullopt;
+    return read_submission(s);
+}
+
+bool Database::merge_judging(std::int64_t submission, const std::string& board, const Run* run,
+                             const std::string& reason, const std::string& from) {
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    if (const auto j = judging(submission, board); j && final_state(j->state)) return false;
+    SQLite::Statement add(*db_, "INSERT OR IGNORE INTO judgings(submission_id, device) VALUES (?, ?)");
+    add.bind(1, submission);
+    add.bind(2, board);
+    add.exec();
+    add_event(submission, board, "queued", "judged elsewhere: " + from);
+    t.commit();
+    return finish_judging(submission, board, run ? "done" : "rejected", reason, run);
+}
+
 }  // namespace workbook::contest

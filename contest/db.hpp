@@ -145,6 +145,19 @@ public:
     // Failed judgings back to the queue (of one submission or all: 0; of one device or all: "").
     std::vector<Judging> retry(std::int64_t submission, const std::string& device);
     std::vector<JudgingEvent> history(std::int64_t submission) const;
+    // Every judged submission (done with its runs, or rejected), to merge into another contest:
+    // `contest merge` brings a board judged elsewhere (a machine the server cannot reach) in.
+    struct Judged {
+        Submission submission;  // source included
+        std::vector<Run> runs;  // none when rejected
+    };
+    std::vector<Judged> judged() const;
+    // This contest's submission with this alias and exactly this source, if any.
+    std::optional<Submission> find_submission(const std::string& alias, const std::string& source) const;
+    // Records a judging done elsewhere as this submission's judging on `board`: done with `run`
+    // (nullptr: rejected with `reason`). False when the submission has a final judging there already.
+    bool merge_judging(std::int64_t submission, const std::string& board, const Run* run, const std::string& reason,
+                       const std::string& from);
     // At server start: judgings of these (local) devices that a stop cut short go back to the queue.
     void requeue_running_judgings(const std::vector<std::string>& devices);
 

@@ -165,13 +165,17 @@ std::string page_with_nonce(const std::string& nonce) {
     return page;
 }
 
-// A zoo's boards in the zoo file's order, one for every device (empty until its first run).
+// A zoo's boards in the zoo file's order, one for every device (empty until its first run), then
+// any other board (merged from elsewhere: `contest merge`).
 std::vector<DeviceBoard> zoo_boards(std::vector<DeviceBoard> boards, const Zoo& zoo) {
-    std::vector<DeviceBoard> ordered;
+    std::vector<DeviceBoard> ordered, others;
+    for (auto& b : boards)
+        if (!zoo.find(b.device)) others.push_back(std::move(b));
     for (const auto& d : zoo.devices) {
         const auto it = std::find_if(boards.begin(), boards.end(), [&](const auto& b) { return b.device == d.name; });
         ordered.push_back(it != boards.end() ? std::move(*it) : DeviceBoard{d.name, {}, 0, {}});
     }
+    for (auto& b : others) ordered.push_back(std::move(b));
     return ordered;
 }
 

@@ -265,10 +265,15 @@ try:
     if all(len(rows.get(d, {})) == 4 for d in (LOCAL, SLURM)):
         for alias in (BASELINE, REFERENCE, "ada", "grace"):
             a, b = rows[LOCAL][alias], rows[SLURM][alias]
-            # The judge's own noise: the spread of its ratios to the reference kernel timed beside it.
-            check(f"{alias}: the two boards agree within noise (spreads {a['ratio_low']:.3f}-{a['ratio_high']:.3f} "
-                  f"and {b['ratio_low']:.3f}-{b['ratio_high']:.3f} overlap)",
-                  a["ratio_low"] <= b["ratio_high"] and b["ratio_low"] <= a["ratio_high"])
+            # Within noise: the same device timed in two processes at N = 256, where one launch of the
+            # naive kernel lasts about 1 ms, and judgings may run side by side on two cores (their
+            # spreads were seen 1.7x apart for the baseline under a build): a factor of 2.
+            check(f"{alias}: the two boards agree within noise (ratios to the reference {a['ratio']:.3f} and "
+                  f"{b['ratio']:.3f}, within a factor of 2)", 0.5 <= a["ratio"] / b["ratio"] <= 2)
+        for device in (LOCAL, SLURM):
+            order = [r["alias"] for r in sorted(rows[device].values(), key=lambda r: -r["ratio"])]
+            check(f"{device}: the reference above grace above the baseline (apart by 5x and more)",
+                  order.index(REFERENCE) < order.index("grace") < order.index(BASELINE), str(order))
         check("the reference beats the naive kernel by far on both devices",
               all(rows[d][REFERENCE]["speedup"] > 5 for d in (LOCAL, SLURM)),
               str([rows[d][REFERENCE]["speedup"] for d in (LOCAL, SLURM)]))
@@ -304,6 +309,47 @@ try:
     check("contest board shows the cross-device ranking", "Across devices" in r.stdout, r.stdout)
     leftovers = [os.path.join(d, f) for d, _, fs in os.walk(db_path + ".jobs") for f in fs if f == "token"]
     check("no job token file is left", leftovers == [], str(leftovers))
+
+    # A board judged elsewhere (a machine the server cannot reach, such as a lent GPU): the same
+    # entries judged by `contest judge` into a database of their own, then merged as a third board.
+    other = os.path.join(scratch, "elsewhere.db")
+    def in_other(*args):
+        return subprocess.run([wb, "contest", "--db", other, *args], capture_output=True, text=True, env=env,
+                              timeout=300)
+    in_other("baseline")
+    in_other("baseline", "--reference", "--per-device")
+    for alias, text in (("ada", ada), ("grace", grace), ("mallory", cheat)):
+        path = os.path.join(scratch, f"{alias}.cl")
+        open(path, "w").write(text)
+        in_other("submit", path, "--alias", alias, "--interval", "0")
+    r = in_other("judge", "--n", "128", "--repeats", "3", "--sittings", "1", "--no-race-check")
+    check("the entries are judged elsewhere", r.returncode == 0 and "5 submission(s) judged" in r.stdout,
+          r.stdout + r.stderr)
+    r = wbrun("merge", other, "--board", "PoCL elsewhere")
+    check("contest merge brings the five judgings in as a board", r.returncode == 0 and "5 judging(s) merged" in r.stdout,
+          r.stdout + r.stderr)
+    r = wbrun("merge", other, "--board", "PoCL elsewhere")
+    check("merging twice changes nothing", "0 judging(s) merged" in r.stdout and "5 already there" in r.stdout, r.stdout)
+    board = json.loads(http("GET", "/api/board")[1])
+    names = [b["device"] for b in board["devices"]]
+    check("the merged board follows the zoo's", names == [LOCAL, SLURM, "PoCL elsewhere"], str(names))
+    merged = next((b for b in board["devices"] if b["device"] == "PoCL elsewhere"), {"rows": []})
+    check("the merged board ranks the four valid entries, not the cheat",
+          sorted(r["alias"] for r in merged["rows"]) == sorted([BASELINE, REFERENCE, "ada", "grace"]), str(merged))
+    check("across devices now spans three boards",
+          all(len(c["speedups"]) == 3 for c in board["cross_device"]) and len(board["cross_device"]) == 4,
+          str(board["cross_device"]))
+    check("the cheat shows as rejected on the merged board",
+          state(submissions(), ids["mallory"], "PoCL elsewhere")["state"] == "rejected")
+    # A run altered after the fact does not add up, and is refused.
+    tampered = os.path.join(scratch, "tampered.db")
+    shutil.copy(other, tampered)
+    with sqlite3.connect(tampered) as t:
+        t.execute("UPDATE runs SET gflops = gflops * 10 WHERE submission_id = (SELECT id FROM submissions "
+                  "WHERE alias = 'grace')")
+    r = wbrun("merge", tampered, "--board", "Tampered")
+    check("a tampered run is refused, and merge says so", r.returncode != 0 and "does not follow" in r.stderr,
+          r.stdout + r.stderr)
 finally:
     cleanup()
 
