@@ -370,7 +370,7 @@ diagram_tile_loop() {
     echo "  start [label=\"sum = 0   (N = $((steps * ts)) here: $steps tiles of $ts per strip)\", fillcolor=\"$PRIVATE\"];"
     for ((t = 0; t < steps; t++)); do
         cat <<EOF
-  load$t [shape=plain, label=<<TABLE BORDER="1" COLOR="$INK" CELLSPACING="4" BGCOLOR="white"><TR><TD COLSPAN="4"><B>t = $t</B>: copy tile $t</TD></TR>
+  load$t [shape=plain, label=<<TABLE BORDER="1" CELLBORDER="0" COLOR="$INK" CELLSPACING="2" BGCOLOR="white"><TR><TD COLSPAN="4"><B>t = $t</B>: copy tile $t</TD></TR>
     <TR><TD>A</TD><TD>$(strip $t h)</TD><TD>B</TD><TD>$(strip $t v)</TD></TR>
     <TR><TD COLSPAN="4">into Awrk, Bwrk: one element<BR/>each per work-item</TD></TR></TABLE>>];
   bar1_$t [shape=octagon, style=filled, fillcolor="#f4cccc", label="barrier\ntiles complete"];
@@ -381,7 +381,11 @@ diagram_tile_loop() {
 EOF
     done
     echo "  start -> load0;"
-    for ((t = 1; t < steps; t++)); do echo "  bar2_$((t - 1)) -> load$t [label=\" next tile\"];"; done
+    # The steps stacked under each other: an invisible edge aligns the loads, the real one loops back.
+    for ((t = 1; t < steps; t++)); do
+        echo "  load$((t - 1)) -> load$t [style=invis, weight=10];"
+        echo "  bar2_$((t - 1)) -> load$t [constraint=false, label=\"next tile\"];"
+    done
     echo "  done [label=\"C[row][col] = sum\", fillcolor=\"$WRITTEN\"];"
     echo "  bar2_$((steps - 1)) -> done;"
     echo "}"
