@@ -145,6 +145,16 @@ legend() {
     printf '</TR></TABLE>'
 }
 
+# The same, two swatches a line: narrower.
+legend_lines() {
+    printf '<TABLE BORDER="0" CELLSPACING="0">'
+    while [ $# -ge 2 ]; do
+        printf '<TR><TD ALIGN="LEFT">%s</TD></TR>' "$(legend "${@:1:4}")"
+        shift $(($# >= 4 ? 4 : 2))
+    done
+    printf '</TABLE>'
+}
+
 # ---------------------------------------------------------------------------------------------
 # The diagrams. Each prints one DOT graph.
 
@@ -291,11 +301,11 @@ rung() {
     header "$name"
     cat <<EOF
   m [shape=plain, label=<<TABLE BORDER="0" CELLSPACING="6">
-    <TR><TD>$(matrix "$a_title" $N_SHOWN $N_SHOWN paint${name#mmul}_a)</TD><TD>·</TD>
-        <TD>$(matrix "$b_title" $N_SHOWN $N_SHOWN paint${name#mmul}_b)</TD><TD>→</TD>
-        <TD>$(matrix "$c_title" $N_SHOWN $N_SHOWN paint${name#mmul}_c)</TD></TR>
+    <TR><TD>$(matrix "$a_title" $N_SHOWN $N_SHOWN paint${name#mmul}_a 20)</TD><TD>·</TD>
+        <TD>$(matrix "$b_title" $N_SHOWN $N_SHOWN paint${name#mmul}_b 20)</TD><TD>→</TD>
+        <TD>$(matrix "$c_title" $N_SHOWN $N_SHOWN paint${name#mmul}_c 20)</TD></TR>
     <TR><TD COLSPAN="5">$caption</TD></TR>
-    <TR><TD COLSPAN="5">$(legend "$@")</TD></TR>
+    <TR><TD COLSPAN="5">$(legend_lines "$@")</TD></TR>
   </TABLE>>];
 }
 EOF
@@ -303,12 +313,12 @@ EOF
 
 diagram_mmul05() {
     rung mmul05 "A: row i" "B: column j" "C: element (i, j)" \
-        "one work-item, (j, i) = (get_global_id(0), get_global_id(1)): N loads of A and N of B for one element of C" \
+        "one work-item, (j, i) = (get_global_id(0), get_global_id(1)):<BR/>N loads of A and N of B for one element of C" \
         "$GLOBAL" "read from global memory" "$WRITTEN" "written"
 }
 diagram_mmul07() {
     rung mmul07 "A: row i, read N times" "B: all of it" "C: row i" \
-        "one work-item, i = get_global_id(0), per row of C: row i of A again for every column j" \
+        "one work-item, i = get_global_id(0), per row of C:<BR/>row i of A again for every column j" \
         "$GLOBAL" "read from global memory" "$WRITTEN" "written"
 }
 diagram_mmul08() {
@@ -316,7 +326,7 @@ diagram_mmul08() {
     PASS_FROM=$(( (J_SHOWN / PASS_COLS) * PASS_COLS ))
     [ "$PASS_COLS" -le $N_SHOWN ] || PASS_COLS=$N_SHOWN
     rung mmul08 "A: row i → Awrk (once)" "B: $PASS_COLS columns per pass" "C: row i" \
-        "row i of A copied once into private Awrk[MAX_N]; each pass over Awrk serves $PASS_COLS columns of B and C" \
+        "row i of A copied once into private Awrk[MAX_N];<BR/>each pass over Awrk serves $PASS_COLS columns of B and C" \
         "$PRIVATE" "private (Awrk)" "$GLOBAL" "global: this pass" "$FAINT" "global: other passes" "$WRITTEN" "written in this pass"
 }
 diagram_mmul09() {
@@ -325,7 +335,7 @@ diagram_mmul09() {
     GROUP_ROWS=4
     GROUP_FROM=0
     rung mmul09 "A: each row private" "B: column j → Bwrk (local)" "C: column j of the group's rows" \
-        "a work-group of $rows rows ($GROUP_ROWS drawn): each keeps its row of A private; together they copy column j of B<BR/>into local Bwrk, work-item l taking elements l, l + $rows, … (the number in a cell: who copies it)" \
+        "a work-group of $rows rows ($GROUP_ROWS drawn): each keeps its row of A private;<BR/>together they copy column j of B into local Bwrk, work-item l taking<BR/>elements l, l + $rows, … (the number in a cell: who copies it)" \
         "$PRIVATE" "private (Awrk)" "$LOCAL" "local (Bwrk), shared by the group" "$WRITTEN" "written"
 }
 
@@ -498,8 +508,7 @@ diagram_event_graph() {
   rel2 -> $second [label="wait list"];
   $first -> $joined [label="wait list"];
   $second -> $joined [label="wait list"];
-  key [shape=plain, label="an arrow: the command waits until the one it comes from is complete"];
-  $joined -> key [style=invis];
+  label="an arrow: the command waits until the one it comes from is complete"; labelloc=b;
 }
 EOF
 }
