@@ -119,6 +119,7 @@ std::string format_result(const Exercise& ex, const CheckResult& r, const Style&
         out += style.green("PASS") + fmt::format(" {} {}: the graded test passes", ex.id, ex.title);
         out += fmt::format(" (build {:.1f} s, test {:.1f} s)\n", r.build_s, r.test_s);
         if (!r.speed.empty()) out += r.speed + "\n";
+        if (!r.timeline.empty()) out += r.timeline + " (open it in a browser)\n";
     } else {
         out += style.red("FAIL") + fmt::format(" {} {}: {}\n", ex.id, ex.title, stage_message(r.stage));
         for (std::size_t i = 0; i < r.problems.size() && i < max_problems; ++i) out += "\n" + r.problems[i] + "\n";
@@ -157,11 +158,14 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
     }
 
     say(fmt::format("running the graded test of {}", ex.dir()));
-    const auto test = run_process({ws.test_binary(ex).string()}, std::chrono::seconds(ex.time_limit_s), {},
-                                  256 * 1024);
+    // A test that can draw the student's run (exercise 13's timeline) writes it under .workbook/.
+    const auto test = run_process({ws.test_binary(ex).string()}, std::chrono::seconds(ex.time_limit_s),
+                                  {"WORKBOOK_TIMELINE_DIR=" + (ws.state_dir() / "timelines").string()}, 256 * 1024);
     r.test_s = test.seconds;
     r.log += "\n" + test.output;
     r.speed = summarize_speed(test.output);
+    if (const auto at = test.output.find("timeline picture: "); at != std::string::npos)
+        r.timeline = test.output.substr(at, test.output.find('\n', at) - at);
     if (!test.passed()) {
         r.stage = test.output.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos ? Stage::kernel_build : Stage::test;
         r.problems = summarize_test_output(test.output);

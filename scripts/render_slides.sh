@@ -10,8 +10,8 @@
 #                 may be repeated
 #   --html-only   skip the PDFs
 #
-# Needs pandoc and wkhtmltopdf (Debian packages pandoc, wkhtmltopdf); see slides/README.md.
-# The "!include" and "!chart" directives of the decks are expanded first by
+# Needs pandoc, wkhtmltopdf and Graphviz (Debian packages pandoc, wkhtmltopdf, graphviz); see
+# slides/README.md. The "!include", "!chart" and "!diagram" directives of the decks are expanded first by
 # slides/tools/expand.sh; one that does not resolve stops the render with a message naming the
 # deck, the line and the reason, and the exit status is 1.
 set -euo pipefail
@@ -46,6 +46,7 @@ cd "$root"
 
 missing=()
 command -v pandoc >/dev/null || missing+=(pandoc)
+command -v dot >/dev/null || missing+=(graphviz)
 [ $html_only -eq 1 ] || command -v wkhtmltopdf >/dev/null || missing+=(wkhtmltopdf)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "render_slides: missing ${missing[*]}. Fix: apt-get install ${missing[*]}" >&2

@@ -33,7 +33,7 @@ rest=(
   libsqlitecpp-dev libcpp-httplib-dev libutf8proc-dev libssl-dev pkg-config  # the contest
   chromium                                                         # the contest page's test
   libopenblas-dev libclblast-dev                                   # the bench's BLAS rows
-  pandoc wkhtmltopdf poppler-utils fonts-dejavu-core               # slides: HTML, PDF, the check
+  pandoc wkhtmltopdf poppler-utils fonts-dejavu-core graphviz      # slides: HTML, PDF, diagrams, the check
   tmux                                                             # the CLI's watch-mode test
   slurmctld slurmd munge                                           # grading on a cluster: the Slurm test
 )

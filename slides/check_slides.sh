@@ -7,6 +7,10 @@
 #     embedded as an SVG image
 #   - NN-name.pdf exists and has one page per slide plus the title page (a slide whose content
 #     is too tall spills onto an extra page; the check names it)
+#   - each "!diagram" is drawn: its SVG holds the labels listed below for that diagram, the HTML
+#     embeds an SVG holding them, and its PDF page shows them as text, is drawn in vectors (no
+#     image on the page) and is not blank under the heading (the page as PNG, in
+#     OUTDIR/diagram-pages/, for a person to look at); the README diagrams are up to date
 #
 #   slides/check_slides.sh OUTDIR [render_slides.sh options, e.g. --bench-csv FILE]
 #
@@ -64,7 +68,37 @@ html_text() {
 work=$(mktemp -d "${TMPDIR:-/tmp}/check-slides.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-printf '%-22s %7s %6s %9s %7s  %s\n' deck slides pages includes charts result
+# What each diagram must show, written here rather than taken from the drawing: a label for the
+# idea, and one for a number or name that comes from the code.
+declare -A diagram_labels=(
+    [platform]="compute unit|PE|host|H100"
+    [ndrange]="get_local_id|get_group_id|g (0,0)|w (1,1)"
+    [memory]="global memory|local memory|private|H100"
+    [mmul05]="column j|row i|get_global_id(1)"
+    [mmul07]="row i|all of it"
+    [mmul08]="Awrk|columns per pass"
+    [mmul09]="Bwrk|private"
+    [mmul10]="TS × TS|Awrk|Bwrk"
+    [tile-loop]="barrier|multiply-adds|copy tile"
+    [pi-reduction]="local_sums|partial_sums|barrier"
+    [vector-lanes]="scalar tail|float4|float8"
+    [event-graph]="wait list|user event|joined"
+    [halo]="async_work_group_copy|halo|tile"
+)
+
+# The text of an SVG (or of several): the labels, entities decoded.
+svg_text() {
+    grep -o '<text[^>]*>[^<]*</text>' "$@" | sed -e 's/<[^>]*>//g' -e 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&#160;/ /g; s/&#45;/-/g; s/&amp;/\&/g'
+}
+
+# Pixels darker than light grey, as a fraction of a PGM file (binary P5, 8 bits).
+ink_fraction() {
+    { head -n 3 > /dev/null; od -An -v -tu1; } < "$1" |
+        awk '{ for (i = 1; i <= NF; i++) { t++; if ($i < 224) n++ } } END { printf "%.4f\n", t ? n / t : 0 }'
+}
+
+mkdir -p "$out/diagram-pages"
+printf '%-22s %7s %6s %9s %7s %8s  %s\n' deck slides pages includes charts diagrams result
 named_exercises=()
 for deck in slides/[0-9][0-9]-*.md; do
     name=$(basename "$deck" .md)
@@ -100,6 +134,7 @@ for deck in slides/[0-9][0-9]-*.md; do
     fi
     includes=$(grep -c '^include' "$work/list")
     charts=$(grep -c '^chart' "$work/list")
+    diagrams=$(grep -c '^diagram' "$work/list")
 
     if [ ! -s "$html" ]; then
         problem "$deck: $html is missing or empty"
@@ -120,7 +155,12 @@ for deck in slides/[0-9][0-9]-*.md; do
                 problem "$deck:$line: the included code's first line is not in $html: $trimmed"
         done < "$work/list"
         svgs=$(grep -o 'data:image/svg+xml' "$html" | wc -l)
-        [ "$svgs" -ge "$charts" ] || problem "$deck: $charts chart(s) in the deck, $svgs SVG image(s) in $html"
+        [ "$svgs" -ge $((charts + diagrams)) ] ||
+            problem "$deck: $charts chart(s) and $diagrams diagram(s) in the deck, $svgs SVG image(s) in $html"
+        # The SVGs pandoc embedded, decoded, for the diagrams' labels below.
+        grep -o 'data:image/svg+xml;base64,[A-Za-z0-9+/=]*' "$html" | sed 's/.*base64,//' |
+            while read -r b64; do printf '%s' "$b64" | base64 -d 2>/dev/null; echo; done > "$work/embedded.svg"
+        svg_text "$work/embedded.svg" > "$work/embedded.txt"
     fi
 
     pages=-
@@ -148,9 +188,47 @@ for deck in slides/[0-9][0-9]-*.md; do
         fi
     fi
 
+    # Each diagram: its SVG, its copy in the HTML, its PDF page.
+    while IFS=$'\t' read -r kind line svg diagram; do
+        [ "$kind" = diagram ] || continue
+        labels=${diagram_labels[$diagram]:-}
+        [ -n "$labels" ] || { problem "$deck:$line: diagram '$diagram' has no labels to look for in check_slides.sh"; continue; }
+        if [ ! -s "$svg" ] || ! grep -q '<svg' "$svg"; then
+            problem "$deck:$line: diagram '$diagram' drew no SVG"
+            continue
+        fi
+        svg_text "$svg" > "$work/svg.txt"
+        # The slide the directive is on: the PDF page after the title page and the slides before it.
+        slide=$(head -n "$line" "$deck" | outside_fences /dev/stdin | grep -c '^## ')
+        page=$((slide + 1))
+        pdftotext -f "$page" -l "$page" "$pdf" "$work/page.txt" 2>/dev/null || : > "$work/page.txt"
+        IFS='|' read -r -a wanted <<< "$labels"
+        for label in "${wanted[@]}"; do
+            grep -q -F -- "$label" "$work/svg.txt" || problem "$deck:$line: diagram '$diagram': no label '$label' in its SVG"
+            [ -s "$html" ] && { grep -q -F -- "$label" "$work/embedded.txt" ||
+                problem "$deck:$line: diagram '$diagram': no SVG in $html has the label '$label'"; }
+        done
+        # pdftotext keeps the words of a label, not always their spacing: look for the first word.
+        first_word=${wanted[0]%% *}
+        grep -q -F -- "$first_word" "$work/page.txt" ||
+            problem "$deck:$line: diagram '$diagram': page $page of $pdf has no '$first_word'"
+        if [ -s "$pdf" ]; then
+            png="$out/diagram-pages/$name-p$page-$diagram"
+            pdftoppm -png -r 50 -f "$page" -l "$page" -singlefile "$pdf" "$png"
+            # Under the heading (the top 40 of 172 pixels at 30 dpi): at least 1% ink.
+            pdftoppm -gray -r 30 -f "$page" -l "$page" -x 0 -y 40 -W 307 -H 133 -singlefile "$pdf" "$work/page"
+            ink=$(ink_fraction "$work/page.pgm")
+            awk -v f="$ink" 'BEGIN { exit !(f >= 0.01) }' ||
+                problem "$deck:$line: diagram '$diagram': page $page of $pdf is blank under the heading (ink $ink)"
+            images=$(pdfimages -list -f "$page" -l "$page" "$pdf" 2>/dev/null | tail -n +3 | wc -l)
+            [ "$images" -eq 0 ] ||
+                problem "$deck:$line: diagram '$diagram': page $page of $pdf holds $images raster image(s); the diagram should be vectors"
+        fi
+    done < "$work/list"
+
     result=ok
     [ $problems -eq $before ] || result=FAILED
-    printf '%-22s %7s %6s %9s %7s  %s\n' "$name" "$slides" "$pages" "$includes" "$charts" "$result"
+    printf '%-22s %7s %6s %9s %7s %8s  %s\n' "$name" "$slides" "$pages" "$includes" "$charts" "$diagrams" "$result"
 done
 
 # Every exercise of the course is named on some Exercises slide.
@@ -158,6 +236,9 @@ for dir in exercises/[0-9][0-9]_*/; do
     ref=${dir}README.md
     printf '%s\n' "${named_exercises[@]}" | grep -q -x -F "$ref" || problem "no deck's Exercises slide names $ref"
 done
+
+# The diagrams the exercise READMEs show are committed SVGs: their sources must not have moved on.
+slides/tools/diagram.sh --readmes --check || problem "README diagrams are stale (above): run slides/tools/diagram.sh --readmes"
 
 awk -v s="$start" -v e="$end" 'BEGIN { printf "render time: %.1f s\n", e - s }'
 if [ $problems -gt 0 ]; then

@@ -1,5 +1,6 @@
 // Exercise 13 demo: runs your graph step by step, showing which commands the user events hold,
-// then checks z = 2a + 3b and prints the commands' profiling timeline.
+// then checks z = 2a + 3b and shows the commands' profiling timeline: in the terminal, and as a
+// picture (an SVG file, --timeline) with an arrow for every wait-list entry.
 #include "graph_harness.hpp"
 
 #include "workbook/check.hpp"
@@ -8,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <thread>
 
 int main(int argc, char** argv) {
@@ -15,6 +17,10 @@ int main(int argc, char** argv) {
     workbook::App app("Exercise 13 (events): a dependency graph on an out-of-order queue, user events, a timeline");
     std::size_t count = 1 << 22;
     app.cli().add_option("--count", count, "elements per buffer")->check(CLI::Range(std::size_t{1}, std::size_t{1} << 26));
+    std::string timeline_file = "13_events-timeline.svg";
+    app.cli()
+        .add_option("--timeline", timeline_file, "where to write the timeline picture (SVG)")
+        ->capture_default_str();
     return app.run(argc, argv, [&](workbook::Run& run) {
         std::string note;
         cl::CommandQueue queue = make_graph_queue(run.context, run.choice.device, note);
@@ -50,9 +56,15 @@ int main(int argc, char** argv) {
         std::vector<float> z(count);
         queue.enqueueReadBuffer(buffers.z, CL_TRUE, 0, bytes, z.data());
         const auto expected = expected_z(a, b);
-        fmt::print("\n{}", workbook::format_timeline({{"first", workbook::event_times(e.first)},
-                                                       {"second", workbook::event_times(e.second)},
-                                                       {"joined", workbook::event_times(e.joined)}}));
+        const auto first = workbook::event_times(e.first), second = workbook::event_times(e.second),
+                   joined = workbook::event_times(e.joined);
+        fmt::print("\n{}", workbook::format_timeline({{"first", first}, {"second", second}, {"joined", joined}}));
+        // The arrows are the wait lists: joined waits for both. (second starts after first ends
+        // too, but because this program releases it only then, not through a wait list.)
+        workbook::write_timeline_svg(timeline_file,
+                                     {{"first", first, {}}, {"second", second, {}}, {"joined", joined, {"first", "second"}}},
+                                     fmt::format("Exercise 13 on {}: {} elements", run.choice.device.getInfo<CL_DEVICE_NAME>(), count));
+        fmt::print("timeline picture: {} (open it in a browser)\n", std::filesystem::absolute(timeline_file).string());
         const auto result = workbook::compare(expected.z, z, ExpectedZ::tolerance, expected.scale);
         fmt::print("\n");
         return workbook::report_result("z = 2a + 3b", count, 0.0, result);

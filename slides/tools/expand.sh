@@ -5,13 +5,16 @@
 #                               the file's line numbers
 #   !chart CSV [n=N] [scale=log|linear]
 #                               a bar chart of the bench's GFLOPS column, drawn as SVG
+#   !diagram NAME [key=value ...]
+#                               a diagram drawn by slides/tools/diagram.sh (Graphviz) as SVG
 #
 # Usage: slides/tools/expand.sh [--bench-csv FILE] [--chart-dir DIR] [--list] DECK.md
 #   Run from the repository root: FILE and CSV are relative to it. Writes the Markdown to stdout.
 #   --bench-csv  the file that "!chart @bench" draws (default slides/data/ladder_pocl.csv)
 #   --chart-dir  where the SVG files go (default: a new folder under $TMPDIR, left for pandoc)
-#   --list       instead of Markdown, one line per directive: "include<TAB>LINE<TAB>FIRST-CODE-LINE"
-#                or "chart<TAB>LINE<TAB>SVG"; used by slides/check_slides.sh
+#   --list       instead of Markdown, one line per directive: "include<TAB>LINE<TAB>FIRST-CODE-LINE",
+#                "chart<TAB>LINE<TAB>SVG" or "diagram<TAB>LINE<TAB>SVG<TAB>NAME"; used by
+#                slides/check_slides.sh
 # Any directive that does not resolve stops the expansion with "DECK:LINE: DIRECTIVE: reason" on
 # stderr and exit status 1.
 set -uo pipefail
@@ -233,10 +236,42 @@ expand_chart() {
     printf '![GFLOPS from %s](%s){.chart}\n' "$csv" "$svg"
 }
 
+diagram_count=0
+expand_diagram() {
+    local rest=$1 name err
+    read -r name rest <<< "$rest"
+    [ -n "$name" ] || fail "no diagram named (slides/tools/diagram.sh --names lists them)"
+    if [ -z "$chart_dir" ]; then
+        chart_dir=$(mktemp -d "${TMPDIR:-/tmp}/slides-charts.XXXXXX") || fail "cannot create a folder for the diagram"
+    fi
+    mkdir -p "$chart_dir" || fail "cannot create $chart_dir"
+    diagram_count=$((diagram_count + 1))
+    local svg="$chart_dir/$deck_base-diagram$diagram_count-$name.svg"
+    # shellcheck disable=SC2086 # the options are words
+    if ! err=$("$here/diagram.sh" --svg "$name" $rest 2>&1 > "$svg"); then
+        fail "${err:-diagram.sh failed}"
+    fi
+    if [ $list -eq 1 ]; then
+        printf 'diagram\t%s\t%s\t%s\n' "$deck_line" "$svg" "$name"
+        return
+    fi
+    # Scaled to fill the room under the heading (1180 x 540 px, leaving a line for a note), as
+    # explicit sizes: the PDF's old WebKit knows no object-fit. Graphviz gives the size in pt;
+    # at most twice that, so that a small graph's text stays the size of the slide's.
+    local size
+    size=$(sed -n -E '0,/<svg /{s/.*<svg width="([0-9.]+)pt" height="([0-9.]+)pt".*/\1 \2/p}' "$svg")
+    [ -n "$size" ] || fail "cannot read the size of $svg"
+    size=$(awk -v s="$size" 'BEGIN { split(s, d, " "); k = 1180 / d[1]; if (540 / d[2] < k) k = 540 / d[2]; if (k > 2) k = 2
+                                     printf "width=%d height=%d", d[1] * k, d[2] * k }')
+    # No alt text: pandoc would turn it into a caption under the picture, and the slide has no room.
+    printf '![](%s){.diagram %s}\n' "$svg" "$size"
+}
+
 fence=
 fence_re='^(```+|~~~+)'
 include_re='^!include([[:space:]]+(.*))?$'
 chart_re='^!chart([[:space:]]+(.*))?$'
+diagram_re='^!diagram([[:space:]]+(.*))?$'
 while IFS= read -r line || [ -n "$line" ]; do
     deck_line=$((deck_line + 1))
     # Directives inside fenced code blocks of the deck itself are left alone.
@@ -251,6 +286,9 @@ while IFS= read -r line || [ -n "$line" ]; do
     elif [ -z "$fence" ] && [[ $line =~ $chart_re ]]; then
         directive=$line
         expand_chart "${BASH_REMATCH[2]}"
+    elif [ -z "$fence" ] && [[ $line =~ $diagram_re ]]; then
+        directive=$line
+        expand_diagram "${BASH_REMATCH[2]}"
     elif [ $list -eq 0 ]; then
         printf '%s\n' "$line"
     fi

@@ -34,6 +34,23 @@ EventTimes event_times(const cl::Event& event);
 // to the earliest queued time, and a bar from start to end on a common scale.
 std::string format_timeline(const std::vector<std::pair<std::string, EventTimes>>& commands, int width = 40);
 
+// A finished command for the timeline picture: its name, its times, and the commands whose events
+// were in its wait list (by name).
+struct TimelineCommand {
+    std::string name;
+    EventTimes times;
+    std::vector<std::string> waited_for;
+};
+
+// The timeline as an SVG picture: a row per command, a thin bar from queued to submit, a pale one
+// from submit to start (waiting for the device), a solid one from start to end (running), each
+// labelled with its times; an arrow from the end of every command a row waited for to its start.
+// Every running bar is a <rect class="run" data-command="NAME"> (tests read them).
+std::string timeline_svg(const std::vector<TimelineCommand>& commands, const std::string& title);
+
+// Writes timeline_svg() to `path` (its folder is created); throws workbook::Error naming the file.
+void write_timeline_svg(const std::string& path, const std::vector<TimelineCommand>& commands, const std::string& title);
+
 // The queue every workbook program uses: in order, profiling enabled.
 cl::CommandQueue make_queue(const cl::Context& context, const cl::Device& device);
 
