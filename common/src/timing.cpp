@@ -2,6 +2,7 @@
 #include "workbook/timing.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 
@@ -40,24 +41,6 @@ std::string format_timeline(const std::vector<std::pair<std::string, EventTimes>
     return out;
 }
 
-namespace {
-
-std::string xml_escape(const std::string& s) {
-    std::string out;
-    for (const char c : s) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
-}  // namespace
-
 std::string timeline_svg(const std::vector<TimelineCommand>& commands, const std::string& title) {
     // Layout in px: names on the left, the time axis across, one row per command.
     constexpr double left = 110, axis = 640, row = 46, top = 58, bar = 18;
@@ -78,7 +61,7 @@ std::string timeline_svg(const std::vector<TimelineCommand>& commands, const std
         "orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#37474f\"/></marker></defs>\n"
         "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\" fill=\"#1f3b5c\">{2}</text>\n",
-        left + axis + 40, height, xml_escape(title));
+        left + axis + 40, height, html_escape(title));
     // The time axis: five ticks in microseconds from the first command queued.
     const double axis_y = top + row * static_cast<double>(commands.size()) + 8;
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#37474f\"/>\n", left,
@@ -102,7 +85,7 @@ std::string timeline_svg(const std::vector<TimelineCommand>& commands, const std
         const double y = top + row * static_cast<double>(i);
         const double run_width = std::max(2.0, x(t.end) - x(t.start));
         svg += fmt::format("<text x=\"10\" y=\"{:.1f}\" fill=\"#37474f\" font-weight=\"bold\">{}</text>\n", y + bar - 4,
-                           xml_escape(c.name));
+                           html_escape(c.name));
         svg += fmt::format("<rect class=\"queued\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"4\" fill=\"#b0bec5\"/>\n",
                            x(t.queued), y + bar / 2 - 2, x(t.submit) - x(t.queued));
         svg += fmt::format("<rect class=\"waiting\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
@@ -110,7 +93,7 @@ std::string timeline_svg(const std::vector<TimelineCommand>& commands, const std
                            x(t.submit), y, x(t.start) - x(t.submit), bar);
         svg += fmt::format("<rect class=\"run\" data-command=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
                            "height=\"{:.1f}\" fill=\"#3b7dd8\"><title>{} ran {:.1f} to {:.1f} us</title></rect>\n",
-                           xml_escape(c.name), x(t.start), y, run_width, bar, xml_escape(c.name), us(t.start), us(t.end));
+                           html_escape(c.name), x(t.start), y, run_width, bar, html_escape(c.name), us(t.start), us(t.end));
         svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" fill=\"#37474f\">start {:.1f}, end {:.1f} "
                            "us</text>\n",
                            std::min(x(t.start), left + axis - 150), y + bar + 11, us(t.start), us(t.end));
