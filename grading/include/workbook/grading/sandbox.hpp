@@ -16,7 +16,7 @@ namespace workbook::grading {
 
 struct SandboxLimits {
     int cpu_s = 120;                 // RLIMIT_CPU
-    long memory_mib = 4096;          // RLIMIT_AS (OpenCL runtimes map a lot of address space)
+    long memory_mib = 4096;          // RLIMIT_AS (OpenCL runtimes map a lot of address space; none beside NVIDIA's driver)
     int processes = 512;             // RLIMIT_NPROC (threads count; PoCL starts one per core)
     long file_mib = 64;              // RLIMIT_FSIZE: no file larger than this
 };
