@@ -350,6 +350,42 @@ try:
     r = wbrun("merge", tampered, "--board", "Tampered")
     check("a tampered run is refused, and merge says so", r.returncode != 0 and "does not follow" in r.stderr,
           r.stdout + r.stderr)
+
+    # A job that never reports: its server address answers nothing (a socket that accepts and stays
+    # silent), so the job waits; past the device's result_timeout_s the server cancels it.
+    import socket
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    server.terminate()
+    server.wait(timeout=30)
+    quiet_db = os.path.join(scratch, "quiet.db")
+    quiet_zoo = os.path.join(scratch, "quiet.toml")
+    with open(quiet_zoo, "w") as f:
+        f.write(f'[slurm]\nserver = "http://127.0.0.1:{silent.getsockname()[1]}"\n\n'
+                f'[[device]]\nname = "silent"\nreach = "slurm"\nresult_timeout_s = 10\n')
+    log2 = open(os.path.join(scratch, "serve-quiet.log"), "w")
+    server = subprocess.Popen([wb, "contest", "--db", quiet_db, "serve", "--port", "0", "--token", TOKEN,
+                               "--devices", quiet_zoo, "--n", "256"], stdout=log2, stderr=subprocess.STDOUT, env=env,
+                              cwd=scratch)
+    subprocess.run([wb, "contest", "--db", quiet_db, "baseline"], capture_output=True, env=env, timeout=60)
+    def quiet_state():
+        con2 = sqlite3.connect(quiet_db)
+        try:
+            row = con2.execute("SELECT state, reason, job_id FROM judgings").fetchone()
+        except sqlite3.OperationalError:
+            row = None
+        con2.close()
+        return row if row and row[0] == "failed" else None
+    row = wait_for("the silent job's judging fails", quiet_state, 90)
+    check("a job silent past result_timeout_s is cancelled and shown as failed",
+          row is not None and "no result from Slurm job" in row[1] and "within 10 s" in row[1] and "cancelled" in row[1],
+          str(row))
+    if row:
+        alive = subprocess.run(["squeue", "--noheader", "--jobs", row[2], "--format=%T"], env=env, capture_output=True,
+                               text=True).stdout.strip()
+        check("its Slurm job is cancelled", alive in ("", "CANCELLED", "COMPLETING"), alive)
+    silent.close()
 finally:
     cleanup()
 
