@@ -15,8 +15,10 @@ namespace workbook::contest {
 
 Database::Database(const std::filesystem::path& file)
     : db_(std::make_unique<SQLite::Database>(file.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE)) {
-    db_->exec("PRAGMA journal_mode=WAL");
+    // The timeout first: two processes opening a new database at once (a server starting while the
+    // instructor queues the baseline) would otherwise see "database is locked" on the WAL switch.
     db_->exec("PRAGMA busy_timeout=10000");  // the server and the judge write concurrently
+    db_->exec("PRAGMA journal_mode=WAL");
     db_->exec(R"(
         CREATE TABLE IF NOT EXISTS submissions (
             id INTEGER PRIMARY KEY, alias TEXT NOT NULL, file_name TEXT NOT NULL, source TEXT NOT NULL,

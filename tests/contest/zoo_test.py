@@ -265,11 +265,13 @@ try:
     if all(len(rows.get(d, {})) == 4 for d in (LOCAL, SLURM)):
         for alias in (BASELINE, REFERENCE, "ada", "grace"):
             a, b = rows[LOCAL][alias], rows[SLURM][alias]
-            # Within noise: the same device timed in two processes at N = 256, where one launch of the
-            # naive kernel lasts about 1 ms, and judgings may run side by side on two cores (their
-            # spreads were seen 1.7x apart for the baseline under a build): a factor of 2.
+            # Within noise: one device timed by two judges that may run side by side on two cores
+            # (two Slurm jobs and the local judging at once), each oversubscribing them. Measured:
+            # the entries' ratios to the reference within 1.3x of each other; the naive kernel's,
+            # the smallest (about 0.01: 64 launches of the reference against one of it), up to 2.9x.
+            factor = 4 if alias == BASELINE else 2
             check(f"{alias}: the two boards agree within noise (ratios to the reference {a['ratio']:.3f} and "
-                  f"{b['ratio']:.3f}, within a factor of 2)", 0.5 <= a["ratio"] / b["ratio"] <= 2)
+                  f"{b['ratio']:.3f}, within a factor of {factor})", 1 / factor <= a["ratio"] / b["ratio"] <= factor)
         for device in (LOCAL, SLURM):
             order = [r["alias"] for r in sorted(rows[device].values(), key=lambda r: -r["ratio"])]
             check(f"{device}: the reference above grace above the baseline (apart by 5x and more)",
