@@ -174,6 +174,7 @@ void SlurmDispatcher::submit(Database& db, const Judging& j, const ZooDevice& d)
     if (!d.partition.empty()) argv.push_back("--partition=" + d.partition);
     if (!d.gres.empty()) argv.push_back("--gres=" + d.gres);
     if (!d.constraint.empty()) argv.push_back("--constraint=" + d.constraint);
+    argv.insert(argv.end(), d.sbatch_options.begin(), d.sbatch_options.end());
     argv.insert(argv.end(), {script.string(), workbook_, "contest", "judge-job", "--server", server_, "--token-file",
                              token_file.string()});
     if (!d.platform.empty()) argv.insert(argv.end(), {"--platform", d.platform});

@@ -89,7 +89,7 @@ Zoo read_zoo(const std::filesystem::path& file) {
         const std::string where = fmt::format("{}: device {}", f, i + 1);
         if (!t) throw Error(where + " must be a [[device]] table");
         known_keys(*t, {"name", "reach", "platform", "device", "device_type", "partition", "gres", "constraint",
-                        "result_timeout_s"},
+                        "result_timeout_s", "sbatch_options"},
                    where);
         ZooDevice d;
         d.name = text(*t, "name", where);
@@ -108,9 +108,24 @@ Zoo read_zoo(const std::filesystem::path& file) {
         d.partition = text(*t, "partition", named);
         d.gres = text(*t, "gres", named);
         d.constraint = text(*t, "constraint", named);
-        if (!d.slurm && (!d.partition.empty() || !d.gres.empty() || !d.constraint.empty() || t->get("result_timeout_s")))
-            throw Error(fmt::format("{}: partition, gres, constraint and result_timeout_s are for reach = \"slurm\"",
+        if (!d.slurm && (!d.partition.empty() || !d.gres.empty() || !d.constraint.empty() ||
+                         t->get("result_timeout_s") || t->get("sbatch_options")))
+            throw Error(fmt::format("{}: partition, gres, constraint, result_timeout_s and sbatch_options are for reach "
+                                    "= \"slurm\"",
                                     named));
+        if (const auto* options = t->get("sbatch_options")) {
+            const auto* list = options->as_array();
+            if (!list) throw Error(fmt::format("{}: sbatch_options must be a list of strings, such as [\"--exclusive\"]", named));
+            for (const auto& o : *list) {
+                const auto* text = o.as_string();
+                // Options only: a word without "--" would become the job script's name.
+                if (!text || text->get().rfind("--", 0) != 0)
+                    throw Error(fmt::format("{}: each of sbatch_options must be an option starting with \"--\", "
+                                            "such as \"--exclusive\" or \"--account=NAME\"",
+                                            named));
+                d.sbatch_options.push_back(text->get());
+            }
+        }
         if (const auto* timeout = t->get("result_timeout_s")) {
             const auto v = timeout->value<std::int64_t>();
             if (!v || *v < 10 || *v > 7 * 24 * 3600)
@@ -118,7 +133,10 @@ Zoo read_zoo(const std::filesystem::path& file) {
             d.result_timeout_s = static_cast<int>(*v);
         }
         // Slurm's own syntax is checked by sbatch; here only what would break its command line.
-        for (const auto* v : {&d.partition, &d.gres, &d.constraint, &d.platform, &d.device, &d.device_type})
+        std::vector<const std::string*> settings = {&d.partition, &d.gres,   &d.constraint,
+                                                    &d.platform,  &d.device, &d.device_type};
+        for (const auto& o : d.sbatch_options) settings.push_back(&o);
+        for (const auto* v : settings)
             for (unsigned char c : *v)
                 if (c < 0x20 || c == 0x7f)
                     throw Error(fmt::format("{}: the device's settings may not contain control characters", named));

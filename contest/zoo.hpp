@@ -22,6 +22,7 @@
 //   constraint = "a100"
 //   platform = "NVIDIA"
 //   result_timeout_s = 1800                  # a job silent this long is cancelled and failed
+//   sbatch_options = ["--exclusive", "--account=gpu-course"]   # passed to sbatch as they are
 #pragma once
 
 #include <filesystem>
@@ -36,6 +37,7 @@ struct ZooDevice {
     std::string platform, device, device_type;  // the device choice (WORKBOOK_PLATFORM, _DEVICE, _DEVICE_TYPE)
     std::string partition, gres, constraint;    // slurm only
     int result_timeout_s = 1800;                // slurm only
+    std::vector<std::string> sbatch_options;    // slurm only: more sbatch options, each "--name[=value]"
 
     // "WORKBOOK_PLATFORM=..." entries for the judge's processes: this device's choice.
     std::vector<std::string> environment() const;

@@ -68,7 +68,9 @@ db_path = os.path.join(scratch, "contest.db")
 zoo = os.path.join(scratch, "zoo.toml")
 with open(zoo, "w") as f:
     f.write(f'[[device]]\nname = "{LOCAL}"\nreach = "local"\n\n'
-            f'[[device]]\nname = "{SLURM}"\nreach = "slurm"\npartition = "debug"\nresult_timeout_s = 400\n')
+            f'[[device]]\nname = "{SLURM}"\nreach = "slurm"\npartition = "debug"\nresult_timeout_s = 400\n'
+            # One job at a time on the node, as a contest's timing wants.
+            f'sbatch_options = ["--exclusive"]\n')
 
 server = None
 
@@ -147,7 +149,7 @@ def chromium_dom(fragment):
 try:
     log = open(os.path.join(scratch, "serve.log"), "w")
     server = subprocess.Popen([wb, "contest", "--db", db_path, "serve", "--port", "0", "--token", TOKEN,
-                               "--devices", zoo, "--n", "256", "--interval", "0", "--max-queued", "10"],
+                               "--devices", zoo, "--n", "512", "--interval", "0", "--max-queued", "10"],
                               stdout=log, stderr=subprocess.STDOUT, env=env, cwd=scratch)
     port = None
     for _ in range(100):

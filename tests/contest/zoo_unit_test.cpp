@@ -85,6 +85,7 @@ partition = "gpu"
 gres = "gpu:1"
 device_type = "gpu"
 result_timeout_s = 60
+sbatch_options = ["--exclusive", "--account=course"]
 )"));
     REQUIRE(zoo.devices.size() == 2);
     CHECK(zoo.devices[0].name == "CPU here");
@@ -93,6 +94,7 @@ result_timeout_s = 60
     CHECK(zoo.devices[1].slurm);
     CHECK(zoo.devices[1].gres == "gpu:1");
     CHECK(zoo.devices[1].result_timeout_s == 60);
+    CHECK(zoo.devices[1].sbatch_options == std::vector<std::string>{"--exclusive", "--account=course"});
     CHECK(zoo.devices[1].environment() == std::vector<std::string>{"WORKBOOK_DEVICE_TYPE=gpu"});
     CHECK(zoo.server == "http://head:8080");
     CHECK(zoo.has_slurm());
@@ -117,6 +119,8 @@ TEST_CASE("zoo file: mistakes are named with their fix") {
     CHECK(error_of(s.file("h.toml", "[[device]]\nname = \"x\"\nreach = \"slurm\"\nresult_timeout_s = 1\n"))
               .find("result_timeout_s") != std::string::npos);
     CHECK(error_of(s.file("i.toml", "[[device]\n")).find("i.toml:1") != std::string::npos);
+    CHECK(error_of(s.file("j.toml", "[[device]]\nname = \"x\"\nreach = \"slurm\"\nsbatch_options = [\"exclusive\"]\n"))
+              .find("starting with \"--\"") != std::string::npos);
 }
 
 TEST_CASE("judgings: fan-out, a job token spent by its result, retries of failed ones only") {
