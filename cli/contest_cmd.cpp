@@ -142,7 +142,7 @@ int merge_board(contest::Database& db, const std::string& file, const std::strin
             contest::JudgeOptions o;  // the other contest's N and launches; the rest must add up
             o.ranking_n = run->n;
             o.repeats = run->repeats;
-            if (const auto problem = contest::implausible_run(*run, o, j.submission.source); !problem.empty()) {
+            if (const auto problem = contest::implausible_run(*run, o, j.submission); !problem.empty()) {
                 fmt::print(stderr, "refused the run of submission {} ({}): {}\n", j.submission.id, j.submission.alias,
                            problem);
                 ++refused;

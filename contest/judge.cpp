@@ -239,7 +239,7 @@ std::string reference_for_device(const JudgeOptions& o, const std::vector<std::s
 
 }  // namespace
 
-std::string implausible_run(const Run& run, const JudgeOptions& o, const std::string& source) {
+std::string implausible_run(const Run& run, const JudgeOptions& o, const Submission& entry) {
     const auto positive = [](double x) { return std::isfinite(x) && x > 0; };
     if (run.device.empty() || run.driver.empty() || run.device.size() > 256 || run.driver.size() > 256)
         return "the device or driver name is missing or too long";
@@ -258,12 +258,12 @@ std::string implausible_run(const Run& run, const JudgeOptions& o, const std::st
     if (run.sizes.size() < last.size() || run.sizes.compare(run.sizes.size() - last.size(), last.size(), last) != 0)
         return "its checked sizes do not end with the ranking size";
     // A per-device reference is resolved on the device: its hash is of the kernel chosen there.
-    if (source != reference_marker && run.kernel_hash != kernel_fingerprint(source))
+    if (!per_device_reference(entry) && run.kernel_hash != kernel_fingerprint(entry.source))
         return "it is the run of another kernel (its hash differs)";
     return {};
 }
 
-Outcome judge_source(const std::string& entry, const JudgeOptions& o, const std::vector<std::string>& device_env) {
+Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::vector<std::string>& device_env) {
     Outcome out{"rejected", {}, {}};
     // Every reason is sanitised once, here: it quotes compiler and Oclgrind text, which quotes
     // the entry (invalid UTF-8, escape sequences in a comment).
@@ -272,8 +272,8 @@ Outcome judge_source(const std::string& entry, const JudgeOptions& o, const std:
         out.reason = sanitize(reason, 2000);
         return out;
     };
-    std::string source = entry;
-    if (entry == reference_marker) {
+    std::string source = entry.source;
+    if (per_device_reference(entry)) {
         try {
             source = reference_for_device(o, device_env);
         } catch (const std::exception& e) {
@@ -330,7 +330,7 @@ std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
     });
     const auto sub = db.claim();
     if (!sub) return std::nullopt;
-    const Outcome r = judge_source(sub->source, o);
+    const Outcome r = judge_source(*sub, o);
     Judged out{sub->id, sub->alias, r.status == "done" ? "done" : "rejected", r.reason, 0};
     if (r.status == "done") {
         db.record(sub->id, r.run);

@@ -72,15 +72,21 @@ struct Outcome {
 // --per-device`): each device's judging runs the tuned kernel chosen for that device.
 inline constexpr const char* reference_marker = "// contest: the reference kernel, chosen on the judging device\n";
 
-// Checks and times `source` (a child process with a time limit, its runner sandboxed, then the race
+// Whether `entry` is that: the marker under the reference's alias, which no upload can take
+// (alias.hpp). A student who uploads the marker's text gets it judged as the kernel it is.
+inline bool per_device_reference(const Submission& entry) {
+    return entry.alias == reference_alias && entry.source == reference_marker;
+}
+
+// Checks and times the entry's source (a child process with a time limit, its runner sandboxed, then the race
 // pass) on the device the WORKBOOK_* variables choose, `device_env` ("NAME=value") added to them.
-Outcome judge_source(const std::string& source, const JudgeOptions& options,
+Outcome judge_source(const Submission& entry, const JudgeOptions& options,
                      const std::vector<std::string>& device_env = {});
 
-// Why a run said to be of `source`, judged with these options, cannot be believed (a size, a count,
+// Why a run said to be of `entry`, judged with these options, cannot be believed (a size, a count,
 // a hash or a time that does not add up); empty when it can. Every run is checked by it before it
 // is recorded, the local judge's as a Slurm job's.
-std::string implausible_run(const Run& run, const JudgeOptions& options, const std::string& source);
+std::string implausible_run(const Run& run, const JudgeOptions& options, const Submission& entry);
 
 // Judges the oldest queued submission (in a child process with a time limit, on the device the
 // WORKBOOK_* variables choose) and records the run or the rejection. Empty when the queue is empty.

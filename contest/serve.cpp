@@ -301,7 +301,7 @@ void zoo_local_loop(const ServeOptions& options, const Zoo& zoo, const std::atom
                 next = (next + k + 1) % local.size();
                 Outcome out;
                 try {
-                    out = judge_source(sub->source, options.judge_options, d.environment());
+                    out = judge_source(*sub, options.judge_options, d.environment());
                 } catch (const std::exception& e) {
                     out = {"failed", sanitize(e.what(), 2000), {}};
                 }

@@ -294,7 +294,7 @@ void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, co
         const auto sub = db.submission(j->submission_id);
         if (!sub) return reply(res, 410, {{"error", "the submission is gone"}});
         log(fmt::format("submission {} on {}: Slurm job {} running", j->submission_id, j->device, j->job_id));
-        reply(res, 200, {{"submission_id", sub->id}, {"device", j->device}, {"source", sub->source},
+        reply(res, 200, {{"submission_id", sub->id}, {"alias", sub->alias}, {"device", j->device}, {"source", sub->source},
                          {"options", options_to_json(options)}});
     });
     server.Post("/api/job/result", [&db, &mutex, judging_of, options, log](const httplib::Request& req,
@@ -315,7 +315,7 @@ void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, co
         if (refused.empty() && out.status == "done") {
             out.run.device = sanitize(out.run.device, 256);
             out.run.driver = sanitize(out.run.driver, 256);
-            refused = implausible_run(out.run, options, sub ? sub->source : std::string());
+            refused = sub ? implausible_run(out.run, options, *sub) : "its submission is gone";
         }
         if (!refused.empty()) {
             db.finish_judging(j->submission_id, j->device, "failed", "the job's result was refused: " + refused);
@@ -371,7 +371,10 @@ int judge_job(const JudgeJobOptions& o) {
                                 status, one_line(body)));
     const json start = json::parse(body);
     const JudgeOptions options = options_from_json(start.at("options"));
-    const std::string source = start.at("source").get<std::string>();
+    Submission entry;
+    entry.id = start.at("submission_id").get<std::int64_t>();
+    entry.alias = start.at("alias").get<std::string>();
+    entry.source = start.at("source").get<std::string>();
     fmt::print("judge-job: submission {} for {} on {}\n", start.at("submission_id").get<long long>(),
                start.at("device").get<std::string>(), hostname());
     Outcome out;
@@ -381,7 +384,7 @@ int judge_job(const JudgeJobOptions& o) {
     else if (const auto why = race_check_skipped(options); !why.empty() && options.race_check)
         out = {"failed", "the node cannot run the race pass: " + why, {}};
     else
-        out = judge_source(source, options);
+        out = judge_source(entry, options);
     fmt::print("judge-job: {}{}\n", out.status, out.reason.empty() ? "" : ": " + one_line(out.reason));
     std::fflush(stdout);
     const auto [sent, answer] = post(client, "/api/job/result", token, outcome_to_json(out).dump(), 8);

@@ -42,7 +42,7 @@ source_dir=${WORKBOOK_SOURCE:?the course source folder (set by CTest)}
 fresh_start() {
     rm -rf "$scratch/.workbook"
     for d in 01_device_info 02_vadd 03_vadd_chain; do
-        cp "$source_dir/exercises/$d"/* "$scratch/exercises/$d/"
+        cp -r "$source_dir/exercises/$d"/* "$scratch/exercises/$d/"  # diagrams/ too
     done
 }
 

@@ -183,6 +183,8 @@ try:
     ids["ada"] = upload("ada", ada)
     ids["grace"] = upload("grace", grace)
     ids["mallory"] = upload("mallory", cheat)
+    # The per-device reference's placeholder text, uploaded by a student: judged as the text it is.
+    ids["posing"] = upload("posing", "// contest: the reference kernel, chosen on the judging device\n")
 
     # A Slurm job killed mid-run: ada's, once it says it is running.
     running = wait_for("ada's Slurm job starts running",
@@ -228,6 +230,10 @@ try:
         check(f"the cheat is rejected on {device} at a secret size",
               d["state"] == "rejected" and "wrong at N =" in d["reason"], str(d))
     check("the cheat's submission is rejected", subs[ids["mallory"]]["status"] == "rejected", str(subs[ids["mallory"]]))
+    for device in (LOCAL, SLURM):
+        d = state(subs, ids["posing"], device)
+        check(f"a student's copy of the reference placeholder is rejected on {device}, not judged as the reference",
+              d["state"] == "rejected", str(d))
 
     # Every state transition, from the event log.
     con = sqlite3.connect(db_path)
@@ -264,6 +270,7 @@ try:
               sorted(rows.get(device, {})) == sorted([BASELINE, REFERENCE, "ada", "grace"]), str(rows.get(device)))
         hw = next((b["hardware"] for b in board["devices"] if b["device"] == device), "")
         check(f"{device}: the board names the hardware it ran on", "Portable Computing Language" in hw, hw)
+    order = []  # the cross-device rows by rank, when both boards are whole
     if all(len(rows.get(d, {})) == 4 for d in (LOCAL, SLURM)):
         for alias in (BASELINE, REFERENCE, "ada", "grace"):
             a, b = rows[LOCAL][alias], rows[SLURM][alias]

@@ -188,11 +188,12 @@ TEST_CASE("judgings: fan-out, a job token spent by its result, retries of failed
 TEST_CASE("implausible_run: a run that does not add up is refused, whoever sent it") {
     const JudgeOptions o;
     const std::string source = "// contest: global = N, N\n__kernel void mmul() {}\n";
-    CHECK(implausible_run(plausible(source), o, source).empty());
+    const Submission entry{1, "ada", "k.cl", source, "", "", ""};
+    CHECK(implausible_run(plausible(source), o, entry).empty());
     auto broken = [&](auto change) {
         Run r = plausible(source);
         change(r);
-        return implausible_run(r, o, source);
+        return implausible_run(r, o, entry);
     };
     CHECK(broken([](Run& r) { r.n = 64; }).find("N = 64") != std::string::npos);
     CHECK(broken([](Run& r) { r.repeats = 1; }).find("timed launches") != std::string::npos);
@@ -206,8 +207,12 @@ TEST_CASE("implausible_run: a run that does not add up is refused, whoever sent 
     CHECK(broken([](Run& r) { r.sizes = "1,17"; }).find("ranking size") != std::string::npos);
     CHECK(broken([](Run& r) { r.device.clear(); }).find("device") != std::string::npos);
     // A per-device reference is resolved on the device: any kernel's hash is its own.
-    Run reference = plausible("the kernel chosen there");
-    CHECK(implausible_run(reference, o, reference_marker).empty());
+    const Run reference = plausible("the kernel chosen there");
+    CHECK(implausible_run(reference, o, Submission{2, reference_alias, "r.cl", reference_marker, "", "", ""}).empty());
+    // The marker's text under a student's alias is no reference: the hash must be of that text.
+    const Submission posing{3, "mallory", "m.cl", reference_marker, "", "", ""};
+    CHECK_FALSE(per_device_reference(posing));
+    CHECK(implausible_run(reference, o, posing).find("another kernel") != std::string::npos);
 }
 
 TEST_CASE("cross_device: the geometric mean of x naive over the boards an alias is on") {
