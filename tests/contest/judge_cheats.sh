@@ -137,8 +137,11 @@ echo "ok: the caching kernel gains nothing from its cache: $(gflops_of cache) GF
 "$wb" contest --db k.db submit hangs.cl --alias hangs > /dev/null
 "$wb" contest --db k.db judge --n 256 --repeats 3 --time-limit 60 > k.log 2>&1 &
 judge=$!
-for _ in $(seq 100); do pgrep -f "contest-runner" > /dev/null && break; sleep 0.2; done
-pgrep -af "bwrap.*contest-runner" > /dev/null || fail "the entry's runner is not in the sandbox: $(pgrep -af contest-runner)"
+# This judge's runner: its sandbox binds a work folder under this test's TMPDIR (other tests'
+# judges, contest.zoo's, may run at the same time).
+for _ in $(seq 100); do pgrep -f "bwrap.*$TMPDIR.*contest-runner" > /dev/null && break; sleep 0.2; done
+pgrep -af "bwrap.*$TMPDIR.*contest-runner" > /dev/null ||
+    fail "the entry's runner is not in the sandbox: $(pgrep -af contest-runner)"
 left=$(grep -l . "$TMPDIR"/workbook-judge-*/judge.pid | xargs dirname)
 [ -n "$left" ] || fail "no work folder while judging"
 for d in "$TMPDIR"/workbook-judge-*; do
