@@ -153,8 +153,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
     int n = cpu ? 512 : 2048;
     if (const char* e = std::getenv("WORKBOOK_SPEED_N"); e && std::atoi(e) > 0) n = std::atoi(e);
     SpeedTimes times;
-    const int rounds = spec.rounds + 1;  // the first round warms up and is not counted
-    for (int round = 0; round < rounds; ++round) {
+    const auto time_round = [&](int round) {
         const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
         Timed* order[3] = {&previous, &solution, &student};
         std::rotate(order, order + round % 3, order + 3);  // each kernel goes first, second and last in turn
@@ -164,12 +163,21 @@ void check_matmul_speed(const SpeedSpec& spec) {
             t[k] = order[k]->run(n, a, b, &c, cpu);
             check_sample(n, a, b, c, sample, order[k]->who());
         }
-        if (round == 0) continue;
+        if (round == 0) return;  // the first round warms up and is not counted
         for (int k = 0; k < 3; ++k) {
             auto& into = order[k] == &previous ? times.previous : order[k] == &solution ? times.solution : times.student;
             into.push_back(t[k]);
         }
-    }
+    };
+    int round = 0;
+    for (; round <= spec.rounds; ++round) time_round(round);
+    // A verdict short of the mark gets more rounds before it stands: a busy neighbour only slows
+    // launches down, so more rounds bring each kernel's fastest closer to what it can do, the
+    // references' as much as the student's (measured under ctest -j2: the same kernel in two
+    // processes 30% apart after 15 rounds). A kernel that is truly slow stays slow.
+    const int most = spec.rounds * spec.extra_round_factor;
+    while (round <= most && !judge_speed(spec, times, cpu).ok)
+        for (const int stop = std::min(most, round + spec.rounds / 3 + 1); round <= stop; ++round) time_round(round);
     const SpeedVerdict v = judge_speed(spec, times, cpu);
     const auto gf = [n](const std::vector<double>& s) { return matmul::gflops(n, *std::min_element(s.begin(), s.end())); };
     const std::string table = fmt::format(
@@ -177,7 +185,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
         "  {:<42} {:9.1f} GFLOPS  {:.2f}x the previous rung\n"
         "  {:<42} {:9.1f} GFLOPS  {:.2f}x (round by round: {:.2f}x to {:.2f}x)\n"
         "  {:<42} {:9.1f} GFLOPS  1.00x",
-        n, solution.device_type, spec.rounds, "yours", gf(times.student), v.student_gain,
+        n, solution.device_type, times.student.size(), "yours", gf(times.student), v.student_gain,
         fmt::format("this rung's solution ({})", spec.current), gf(times.solution), v.solution_gain,
         v.solution_spread.first, v.solution_spread.second, fmt::format("the previous rung's ({})", spec.previous),
         gf(times.previous));

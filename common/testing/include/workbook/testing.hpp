@@ -98,6 +98,7 @@ struct SpeedSpec {
     std::string previous;   // the previous rung's folder ("10_mmul_block"), its reference's key
     std::string current;    // this rung's folder, the key of its solution
     int rounds = 15;        // timed rounds, after one to warm up
+    int extra_round_factor = 4;  // a failing verdict is timed on, up to this many times `rounds`
     // The least gain of the solution over the previous rung for which the requirement holds: the
     // margin √g on either side must exceed the noise between two processes running the same
     // kernel (measured, fastest of 15 rounds: within 2% on the H100; up to 21% apart on PoCL
