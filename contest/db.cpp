@@ -6,18 +6,38 @@
 #include "workbook/errors.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <random>
+#include <thread>
+#include <unistd.h>
 
 namespace workbook::contest {
 
 Database::Database(const std::filesystem::path& file)
     : db_(std::make_unique<SQLite::Database>(file.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE)) {
-    // The timeout first: two processes opening a new database at once (a server starting while the
-    // instructor queues the baseline) would otherwise see "database is locked" on the WAL switch.
     db_->exec("PRAGMA busy_timeout=10000");  // the server and the judge write concurrently
+    // Two processes opening a new database at once (a server starting while the instructor queues
+    // the baseline) can meet SQLITE_BUSY where SQLite waits for no busy handler: the switch to WAL
+    // takes its exclusive lock without one. Every step below can run twice, so it is retried.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    std::minstd_rand jitter(static_cast<unsigned>(::getpid()));
+    for (;;) {
+        try {
+            create_schema();
+            return;
+        } catch (const SQLite::Exception& e) {
+            if ((e.getErrorCode() & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) throw;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10 + jitter() % 40));
+    }
+}
+
+void Database::create_schema() {
     db_->exec("PRAGMA journal_mode=WAL");
     db_->exec(R"(
         CREATE TABLE IF NOT EXISTS submissions (

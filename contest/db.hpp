@@ -171,6 +171,7 @@ public:
     void bind_alias(const std::string& id, const std::string& alias, const std::string& alias_key);
 
 private:
+    void create_schema();  // every table, idempotent: retried while another process holds the lock
     void create_identity_schema();
     void create_ranking_schema();
     void create_zoo_schema();

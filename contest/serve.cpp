@@ -8,6 +8,7 @@
 
 #include "contest/alias.hpp"
 #include "contest/http_gate.hpp"
+#include "contest/http_json.hpp"
 #include "contest/page.hpp"
 #include "contest/ranking.hpp"
 #include "contest/roster.hpp"
@@ -52,20 +53,6 @@ std::string utc_now() {
     return buf;
 }
 
-// Aliases and device names are whatever the database holds: invalid UTF-8 must not make the
-// board fail, so it is replaced rather than thrown on.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-void send_json(httplib::Response& res, const json& j, int status = 200) {
-    res.status = status;
-    res.set_header("Cache-Control", "no-store");
-    res.set_content(dump(j), "application/json; charset=utf-8");
-}
-
-void send_error(httplib::Response& res, int status, const std::string& message) {
-    send_json(res, {{"error", message}}, status);
-}
-
 // The uploaded file's name, kept only as a label: its last path component, restricted to
 // [A-Za-z0-9._-], at most 64 characters, never starting with a dot.
 std::string sanitise_file_name(const std::string& name) {
@@ -80,24 +67,6 @@ std::string sanitise_file_name(const std::string& name) {
     }
     while (!out.empty() && out.front() == '.') out.erase(out.begin());
     return out.empty() ? "kernel.cl" : out;
-}
-
-// Compares without stopping at the first difference (the length is no secret).
-bool equal_constant_time(const std::string& a, const std::string& b) {
-    if (a.size() != b.size() || b.empty()) return false;
-    unsigned char diff = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-    return diff == 0;
-}
-
-// The token of "Authorization: Bearer <token>" ("" without one).
-std::string bearer_token(const httplib::Request& req) {
-    const std::string header = req.get_header_value("Authorization");
-    constexpr std::string_view scheme = "bearer ";
-    if (header.size() <= scheme.size()) return {};
-    for (std::size_t i = 0; i < scheme.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(header[i])) != scheme[i]) return {};
-    return header.substr(scheme.size());
 }
 
 // Who an upload counts against and the alias it goes under, or why it is refused.

@@ -1,6 +1,7 @@
 // The zoo's Slurm jobs, server side and job side (see slurm_jobs.hpp).
 #include "contest/slurm_jobs.hpp"
 
+#include "contest/http_json.hpp"
 #include "contest/roster.hpp"
 #include "contest/run_one.hpp"
 
@@ -252,26 +253,11 @@ void SlurmDispatcher::follow(Database& db) {
 
 // ---- the server's job routes ------------------------------------------------------------------
 
-namespace {
-
-std::string bearer(const httplib::Request& req) {
-    const std::string h = req.get_header_value("Authorization");
-    return h.size() > 7 && (h.compare(0, 7, "Bearer ") == 0 || h.compare(0, 7, "bearer ") == 0) ? h.substr(7) : "";
-}
-
-void reply(httplib::Response& res, int status, const json& j) {
-    res.status = status;
-    res.set_header("Cache-Control", "no-store");
-    res.set_content(j.dump(-1, ' ', false, json::error_handler_t::replace), "application/json; charset=utf-8");
-}
-
-}  // namespace
-
 void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, const Zoo& zoo,
                     const JudgeOptions& options, std::function<void(const std::string&)> log) {
     // A job's token names one judging of a Slurm device, and only while it waits for its result.
     auto judging_of = [&db, &zoo](const httplib::Request& req) -> std::optional<Judging> {
-        const std::string token = bearer(req);
+        const std::string token = bearer_token(req);
         if (token.size() != 64) return std::nullopt;
         auto j = db.judging_by_token(token_hash(token));
         if (!j || final_state(j->state)) return std::nullopt;
@@ -283,7 +269,7 @@ void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, co
                                                                           httplib::Response& res) {
         std::lock_guard lock(mutex);
         const auto j = judging_of(req);
-        if (!j) return reply(res, 401, {{"error", "unknown or spent job token"}});
+        if (!j) return send_error(res, 401, "unknown or spent job token");
         std::string node;
         try {
             node = json::parse(req.body).value("node", "");
@@ -292,16 +278,16 @@ void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, co
         db.move_judging(j->submission_id, j->device, {"submitted"}, "running",
                         fmt::format("Slurm job {}{}", j->job_id, node.empty() ? "" : " on " + sanitize(node, 64)));
         const auto sub = db.submission(j->submission_id);
-        if (!sub) return reply(res, 410, {{"error", "the submission is gone"}});
+        if (!sub) return send_error(res, 410, "the submission is gone");
         log(fmt::format("submission {} on {}: Slurm job {} running", j->submission_id, j->device, j->job_id));
-        reply(res, 200, {{"submission_id", sub->id}, {"alias", sub->alias}, {"device", j->device}, {"source", sub->source},
-                         {"options", options_to_json(options)}});
+        send_json(res, {{"submission_id", sub->id}, {"alias", sub->alias}, {"device", j->device}, {"source", sub->source},
+                        {"options", options_to_json(options)}});
     });
     server.Post("/api/job/result", [&db, &mutex, judging_of, options, log](const httplib::Request& req,
                                                                            httplib::Response& res) {
         std::lock_guard lock(mutex);
         const auto j = judging_of(req);
-        if (!j) return reply(res, 401, {{"error", "unknown or spent job token"}});
+        if (!j) return send_error(res, 401, "unknown or spent job token");
         Outcome out;
         std::string refused;
         try {
@@ -321,12 +307,12 @@ void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, co
             db.finish_judging(j->submission_id, j->device, "failed", "the job's result was refused: " + refused);
             log(fmt::format("submission {} on {}: refused the result of Slurm job {}: {}", j->submission_id, j->device,
                             j->job_id, refused));
-            return reply(res, 422, {{"error", "refused: " + refused}});
+            return send_error(res, 422, "refused: " + refused);
         }
         db.finish_judging(j->submission_id, j->device, out.status, sanitize(out.reason, 2000),
                           out.status == "done" ? &out.run : nullptr);
         log(fmt::format("submission {} on {}: {} (Slurm job {})", j->submission_id, j->device, out.status, j->job_id));
-        reply(res, 200, {{"state", out.status}});
+        send_json(res, {{"state", out.status}});
     });
 }
 

@@ -8,11 +8,8 @@
 #   the libraries ldd names; entries/) carried.
 set -uo pipefail
 root=$PWD
-mkdir -p /etc/OpenCL/vendors
-lib=$(ldconfig -p | grep -m1 'libnvidia-opencl.so.1 ' | awk '{print $NF}')
-echo "${lib:-libnvidia-opencl.so.1}" > /etc/OpenCL/vendors/nvidia.icd
-mkdir -p /tmp/icd-off && mv /etc/OpenCL/vendors/pocl.icd /tmp/icd-off/ 2>/dev/null
-export WORKBOOK_PLATFORM=NVIDIA WORKBOOK_TUNING_FILE=/tmp/tuning.toml
+source "$(dirname "$0")/h100_opencl.sh"
+export WORKBOOK_TUNING_FILE=/tmp/tuning.toml
 export LD_LIBRARY_PATH=$root/.devcarry4/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} PATH=$root/.devcarry4/bin:$PATH
 # That machine sets OCL_ICD_FILENAMES=libpocl.so.2:libnvidia-opencl.so.1: bare names, which the
 # sandboxed runner (empty environment, no LD_LIBRARY_PATH) cannot resolve for NVIDIA's driver in

@@ -4,11 +4,7 @@
 # solution, starter, planted bugs and slow-but-correct kernels. Prints one line per kernel.
 set -uo pipefail
 root=$PWD
-mkdir -p /etc/OpenCL/vendors
-lib=$(ldconfig -p | grep -m1 'libnvidia-opencl.so.1 ' | awk '{print $NF}')
-echo "${lib:-libnvidia-opencl.so.1}" > /etc/OpenCL/vendors/nvidia.icd
-mkdir -p /tmp/icd-off && mv /etc/OpenCL/vendors/pocl.icd /tmp/icd-off/ 2>/dev/null
-export WORKBOOK_PLATFORM=NVIDIA
+source "$(dirname "$0")/h100_opencl.sh"
 bin=$root/.devcarry3/bin
 ldd $bin/* | grep "not found"
 for exdir in $root/.devcarry3/kernels/*/; do

@@ -4,12 +4,8 @@
 # place. Run from the repository root of the device's copy; everything lands in $OUT/all.txt.
 set -uo pipefail
 root=$PWD
-mkdir -p /etc/OpenCL/vendors
-lib=$(ldconfig -p | grep -m1 'libnvidia-opencl.so.1 ' | awk '{print $NF}')
-echo "${lib:-libnvidia-opencl.so.1}" > /etc/OpenCL/vendors/nvidia.icd
-mkdir -p /tmp/icd-off && mv /etc/OpenCL/vendors/pocl.icd /tmp/icd-off/ 2>/dev/null
+source "$(dirname "$0")/h100_opencl.sh"
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.devcarry2/lib
-export WORKBOOK_PLATFORM=NVIDIA
 bin=$root/.devcarry2/bin
 out=$OUT/all.txt
 cd $OUT
