@@ -10,9 +10,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <random>
+#include <string_view>
 #include <thread>
 #include <unistd.h>
 
@@ -206,14 +208,29 @@ std::optional<Submission> Database::claim() {
     return sub;
 }
 
+namespace {
+
+// "2026-11-24T10:49:03": the format of every time this database writes.
+bool is_utc_time(const std::string& t) {
+    static constexpr std::string_view shape = "dddd-dd-ddTdd:dd:dd";
+    if (t.size() != shape.size()) return false;
+    for (std::size_t i = 0; i < t.size(); ++i)
+        if (shape[i] == 'd' ? !std::isdigit(static_cast<unsigned char>(t[i])) : t[i] != shape[i]) return false;
+    return true;
+}
+
+}  // namespace
+
 void Database::insert_run(std::int64_t submission, const Run& run) {
     SQLite::Statement dev(*db_, "INSERT OR IGNORE INTO devices(name, driver) VALUES (?, ?)");
     dev.bind(1, run.device);
     dev.bind(2, run.driver);
     dev.exec();
     SQLite::Statement insert(*db_, R"(INSERT INTO runs(submission_id, device_id, n, median_s, min_s, max_s, gflops,
-        repeats, sizes, build_options, kernel_hash, ratio, ratio_low, ratio_high, yardstick, yardstick_median_s, board)
-        VALUES (?, (SELECT id FROM devices WHERE name = ? AND driver = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))");
+        repeats, sizes, build_options, kernel_hash, ratio, ratio_low, ratio_high, yardstick, yardstick_median_s, board,
+        finished_at)
+        VALUES (?, (SELECT id FROM devices WHERE name = ? AND driver = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                COALESCE(?, strftime('%Y-%m-%dT%H:%M:%S','now'))))");
     int i = 1;
     insert.bind(i++, submission);
     insert.bind(i++, run.device);
@@ -233,6 +250,11 @@ void Database::insert_run(std::int64_t submission, const Run& run) {
     insert.bind(i++, run.yardstick);
     insert.bind(i++, run.yardstick_median_s);
     insert.bind(i++, run.board);
+    // Only a time in the database's own format is kept (a merged file is checked, not trusted).
+    if (is_utc_time(run.finished_at))
+        insert.bind(i++, run.finished_at);
+    else
+        insert.bind(i++);
     insert.exec();
 }
 
@@ -612,7 +634,8 @@ std::vector<Database::Judged> Database::judged() const {
     for (auto& j : out) {
         SQLite::Statement r(*db_, R"(SELECT d.name, d.driver, r.n, r.median_s, r.min_s, r.max_s, r.gflops, r.repeats,
             r.sizes, r.build_options, r.kernel_hash, r.ratio, r.ratio_low, r.ratio_high, r.yardstick,
-            r.yardstick_median_s, r.board FROM runs r JOIN devices d ON d.id = r.device_id WHERE r.submission_id = ?
+            r.yardstick_median_s, r.board, r.finished_at FROM runs r JOIN devices d ON d.id = r.device_id
+            WHERE r.submission_id = ?
             ORDER BY r.id)");
         r.bind(1, j.submission.id);
         while (r.executeStep()) {
@@ -635,6 +658,7 @@ std::vector<Database::Judged> Database::judged() const {
             run.yardstick = r.getColumn(c++).getString();
             run.yardstick_median_s = r.getColumn(c++).getDouble();
             run.board = r.getColumn(c++).getString();
+            run.finished_at = r.getColumn(c++).getString();
             j.runs.push_back(std::move(run));
         }
     }

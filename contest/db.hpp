@@ -37,6 +37,7 @@ struct Run {
     std::string yardstick;
     double yardstick_median_s = 0;
     std::string board;         // the zoo device it was judged for (contest/zoo.hpp); "": named by device / driver
+    std::string finished_at;   // UTC, as the database writes it; "" when recorded: now (a merged run keeps its own)
 };
 
 struct BoardRow {

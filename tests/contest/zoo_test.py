@@ -336,6 +336,9 @@ try:
     r = in_other("judge", "--n", "128", "--repeats", "3", "--sittings", "1", "--no-race-check")
     check("the entries are judged elsewhere", r.returncode == 0 and "5 submission(s) judged" in r.stdout,
           r.stdout + r.stderr)
+    # As if judged weeks ago there: a merged run keeps the time it was judged at, not the merge's.
+    with sqlite3.connect(other) as o:
+        o.execute("UPDATE runs SET finished_at = '2026-01-02T03:04:05'")
     r = wbrun("merge", other, "--board", "PoCL elsewhere")
     check("contest merge brings the five judgings in as a board", r.returncode == 0 and "5 judging(s) merged" in r.stdout,
           r.stdout + r.stderr)
@@ -347,6 +350,8 @@ try:
     merged = next((b for b in board["devices"] if b["device"] == "PoCL elsewhere"), {"rows": []})
     check("the merged board ranks the four valid entries, not the cheat",
           sorted(r["alias"] for r in merged["rows"]) == sorted([BASELINE, REFERENCE, "ada", "grace"]), str(merged))
+    check("a merged run keeps the time it was judged at", merged["rows"] != [] and
+          all(r["when"] == "2026-01-02T03:04:05" for r in merged["rows"]), str(merged["rows"]))
     check("across devices now spans three boards",
           all(len(c["speedups"]) == 3 for c in board["cross_device"]) and len(board["cross_device"]) == 4,
           str(board["cross_device"]))
