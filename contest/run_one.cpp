@@ -108,30 +108,6 @@ private:
     const Declaration& d_;
 };
 
-// A random sample of C's elements against dot products computed here, plus a scan for NaN: how
-// every timed launch at the ranking size is checked (a full CPU reference there would take
-// longer than the contest).
-void check_sample(int n, const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
-                  std::mt19937_64& gen, const std::string& when) {
-    for (std::size_t i = 0; i < c.size(); ++i)
-        if (std::isnan(c[i]))
-            throw Error(fmt::format("{}: C[{}][{}] is NaN (never written, or computed from garbage)", when,
-                                    i / n, i % n));
-    const Tolerance tol = matmul::tolerance(n);
-    std::uniform_int_distribution<int> pick(0, n - 1);
-    for (int s = 0; s < 4096; ++s) {
-        const int i = pick(gen), j = pick(gen);
-        double dot = 0, mag = 0;
-        for (int k = 0; k < n; ++k) {
-            dot += static_cast<double>(a[static_cast<std::size_t>(i) * n + k]) * b[static_cast<std::size_t>(k) * n + j];
-            mag += std::fabs(static_cast<double>(a[static_cast<std::size_t>(i) * n + k]) * b[static_cast<std::size_t>(k) * n + j]);
-        }
-        const double got = c[static_cast<std::size_t>(i) * n + j];
-        if (!(std::fabs(got - dot) <= tol.abs + tol.rel * mag))
-            throw Error(fmt::format("{}: C[{}][{}] = {} but should be {}", when, i, j, got, dot));
-    }
-}
-
 }  // namespace
 
 std::string one_line(std::string s) {
@@ -280,7 +256,7 @@ int run_one(const RunOneOptions& o) {
             if (i % 2 == 0) time_yardstick();
             // After the first warm-up: enough repeats to last about as long as the entry.
             if (i == 0) yard_repeats = std::clamp(static_cast<int>(std::lround(t / t_yard)), 1, 64);
-            check_sample(n, a, b, c, gen, fmt::format("timed launch {} at N = {}", i + 1, n));
+            matmul::check_sampled(n, a, b, c, gen, 4096, fmt::format("timed launch {}", i + 1));
             if (i >= o.sittings * o.warmups) {
                 times.push_back(t);
                 yard_times.push_back(t_yard);

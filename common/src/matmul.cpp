@@ -117,6 +117,29 @@ Tolerance tolerance(int n) {
     return Tolerance{static_cast<double>(FLT_MIN) * n, (static_cast<double>(n) + 1.0) * float_unit_roundoff};
 }
 
+void check_sampled(int n, std::span<const float> a, std::span<const float> b, std::span<const float> c,
+                   std::mt19937_64& gen, int samples, const std::string& who) {
+    const auto at = [n](int i, int j) { return static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + j; };
+    for (std::size_t i = 0; i < c.size(); ++i)
+        if (std::isnan(c[i]))
+            throw Error(fmt::format("{}: C[{}][{}] is NaN at N = {} (never written, or computed from garbage)", who,
+                                    i / n, i % n, n));
+    const Tolerance tol = tolerance(n);
+    std::uniform_int_distribution<int> pick(0, n - 1);
+    for (int s = 0; s < samples; ++s) {
+        const int i = pick(gen), j = pick(gen);
+        double dot = 0, mag = 0;
+        for (int k = 0; k < n; ++k) {
+            const double p = static_cast<double>(a[at(i, k)]) * b[at(k, j)];
+            dot += p;
+            mag += std::fabs(p);
+        }
+        const double got = c[at(i, j)];
+        if (!(std::fabs(got - dot) <= tol.abs + tol.rel * mag))
+            throw Error(fmt::format("{}: C[{}][{}] = {} at N = {}, but it is {}", who, i, j, got, n, dot));
+    }
+}
+
 double gflops(int n, double seconds) { return 2.0 * std::pow(static_cast<double>(n), 3) / seconds * 1e-9; }
 
 std::string describe(int n, const Comparison& result) {

@@ -12,6 +12,7 @@
 #include "workbook/launch.hpp"
 
 #include <functional>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +41,13 @@ Expected expected(int n, std::span<const float> a, std::span<const float> b);
 // by at most n·u·Σ|a·b| (u = 2^-24); the reference's own rounding adds u·|c|. So (n + 1)·u
 // relative to the magnitude, plus FLT_MIN for devices that flush tiny results to zero.
 Tolerance tolerance(int n);
+
+// How a timed launch at a large N is checked, where a full reference would cost more than the
+// timing: a scan of C for NaN (never written), then `samples` elements drawn by `gen` against dot
+// products computed here in double, within tolerance(n). Throws Error, its message starting with
+// `who` and naming the first element found wrong.
+void check_sampled(int n, std::span<const float> a, std::span<const float> b, std::span<const float> c,
+                   std::mt19937_64& gen, int samples, const std::string& who);
 
 // 2·n³ floating-point operations in `seconds`, in GFLOPS.
 double gflops(int n, double seconds);

@@ -81,30 +81,6 @@ private:
     std::string key_;
 };
 
-// A random sample of C against dot products computed here, and a scan for NaN: every timed
-// launch is checked this way (a full reference per launch would cost more than the timing).
-void check_sample(int n, const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
-                  std::mt19937_64& gen, const std::string& who) {
-    const auto at = [n](int i, int j) { return static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + j; };
-    for (std::size_t i = 0; i < c.size(); ++i)
-        if (std::isnan(c[i]))
-            throw Error(fmt::format("{} left C[{}][{}] NaN in a timed launch at N = {} (never written)", who, i / n, i % n, n));
-    const Tolerance tol = matmul::tolerance(n);
-    std::uniform_int_distribution<int> pick(0, n - 1);
-    for (int s = 0; s < 1024; ++s) {
-        const int i = pick(gen), j = pick(gen);
-        double dot = 0, mag = 0;
-        for (int k = 0; k < n; ++k) {
-            const double p = static_cast<double>(a[at(i, k)]) * b[at(k, j)];
-            dot += p;
-            mag += std::fabs(p);
-        }
-        const double got = c[at(i, j)];
-        if (!(std::fabs(got - dot) <= tol.abs + tol.rel * mag))
-            throw Error(fmt::format("{} computed C[{}][{}] = {} in a timed launch at N = {}, but it is {}", who, i, j, got, n, dot));
-    }
-}
-
 }  // namespace
 
 SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& t, bool cpu_device) {
@@ -161,7 +137,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
         for (int k = 0; k < 3; ++k) {
             std::vector<float> c;
             t[k] = order[k]->run(n, a, b, &c, cpu);
-            check_sample(n, a, b, c, sample, order[k]->who());
+            matmul::check_sampled(n, a, b, c, sample, 1024, order[k]->who() + " in a timed launch");
         }
         if (round == 0) return;  // the first round warms up and is not counted
         for (int k = 0; k < 3; ++k) {
