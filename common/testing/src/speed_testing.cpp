@@ -150,7 +150,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
     // A verdict short of the mark gets more rounds before it stands: a busy neighbour only slows
     // launches down, so more rounds bring each kernel's fastest closer to what it can do, the
     // references' as much as the student's (measured under ctest -j2: the same kernel in two
-    // processes 30% apart after 15 rounds). A kernel that is truly slow stays slow.
+    // processes 41% apart after 15 rounds). A kernel that is truly slow stays slow.
     const int most = spec.rounds * spec.extra_round_factor;
     while (round <= most && !judge_speed(spec, times, cpu).ok)
         for (const int stop = std::min(most, round + spec.rounds / 3 + 1); round <= stop; ++round) time_round(round);
