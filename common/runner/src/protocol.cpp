@@ -271,22 +271,26 @@ void Client::stop() {
     pid_ = -1;
 }
 
-Message Client::call(const std::string& op, Message request) {
+Message Client::call(const std::string& op, Message request, std::size_t reply_bytes) {
     if (pid_ < 0) start();
     const std::uint64_t id = next_id_++;
     request.text["op"] = op;
     request.numbers["id"] = static_cast<double>(id);
     const auto deadline = std::chrono::steady_clock::now() + call_timeout();
     try {
-        send_frame(to_runner_, request);
+        const std::string body_out = encode(request);
+        const std::size_t limit = std::min(max_message_bytes, reply_bytes ? reply_bytes : body_out.size() + reply_slack);
+        std::string frame;
+        put_u64(frame, body_out.size());
+        write_all(to_runner_, frame + body_out);
         char header[8];
         bool eof = false;
         read_exact(from_runner_, header, 8, deadline, eof);
         std::uint64_t size;
         std::memcpy(&size, header, 8);
-        if (size > max_message_bytes)
-            throw ProtocolError(fmt::format("the runner sent a reply of {} bytes (at most {} allowed)", size,
-                                            max_message_bytes));
+        if (size > limit)
+            throw ProtocolError(fmt::format("the runner announced a reply of {} bytes to \"{}\", where at most {} are expected",
+                                            size, op, limit));
         std::string body(size, '\0');
         read_exact(from_runner_, body.data(), size, deadline, eof);
         Message reply = decode(body);

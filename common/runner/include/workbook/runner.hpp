@@ -62,7 +62,12 @@ public:
     // Sends `request` as operation `op`; returns the reply. Throws ProtocolError when the runner
     // reports an error (its message), dies, stays silent past the time limit, or replies out of
     // turn. The runner is stopped then, and started afresh by the next call.
-    Message call(const std::string& op, Message request);
+    // `reply_bytes`: the largest reply this call expects; a runner that announces more is refused
+    // before anything is allocated for it, so the checker's memory follows the case, not what the
+    // runner declares. 0: the request's own size plus `reply_slack` (the outputs of every
+    // operation fit in what was sent, plus text such as a build log).
+    Message call(const std::string& op, Message request, std::size_t reply_bytes = 0);
+    static constexpr std::size_t reply_slack = std::size_t{1} << 20;
 
     // What the runner reported about its device (its first reply).
     const std::string& device_description();
