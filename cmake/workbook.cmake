@@ -191,9 +191,19 @@ function(_workbook_variant dir variant)
   add_dependencies(${target}_test ${target}_runner)
   set_target_properties(${target}_test PROPERTIES OUTPUT_NAME "test-${dir}-${variant}"
                         RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin")
+  get_property(speed_references GLOBAL PROPERTY WORKBOOK_${dir}_speed_references)
   if(variant STREQUAL "solution" OR variant MATCHES "^variant-")
     # The solution, and each correct kernel in an unusual style, passes.
-    add_test(NAME "${dir}.${variant}" COMMAND ${target}_test)
+    if(speed_references)
+      # A rung graded on speed: its correctness beside other tests, its speed check alone
+      # (RUN_SERIAL), since a neighbour's load moves the three kernels' times apart.
+      add_test(NAME "${dir}.${variant}" COMMAND ${target}_test "--test-case-exclude=*speed*")
+      add_test(NAME "${dir}.${variant}.speed" COMMAND ${target}_test "--test-case=*speed*")
+      set_tests_properties("${dir}.${variant}.speed" PROPERTIES RUN_SERIAL TRUE TIMEOUT "${limit}"
+                           LABELS "graded;speed;${dir}")
+    else()
+      add_test(NAME "${dir}.${variant}" COMMAND ${target}_test)
+    endif()
     # ... and is clean under the race check (exercises with kernels).
     get_property(race_check GLOBAL PROPERTY WORKBOOK_${dir}_race_check)
     if(WORKBOOK_RACE_CHECK AND kernels AND race_check)
@@ -202,11 +212,12 @@ function(_workbook_variant dir variant)
                            LABELS "race;${dir};${variant}")
     endif()
   elseif(variant MATCHES "^slow-")
-    # A correct kernel without the rung's technique (tests/slow/): its speed check must fail it
-    # as too slow, or say that the technique does not pay on this device.
-    add_test(NAME "${dir}.${variant}" COMMAND ${target}_test)
-    set_tests_properties("${dir}.${variant}" PROPERTIES
-      PASS_REGULAR_EXPRESSION "too slow for this rung|the speed requirement is waived here")
+    # A correct kernel without the rung's technique, far slower than the previous rung's
+    # solution (tests/slow/): its speed check fails it as too slow on every device, waived or
+    # not (judge_speed's floor). Timed alone (RUN_SERIAL), as every speed check of the suite.
+    add_test(NAME "${dir}.${variant}" COMMAND expect_failure --timeout ${limit} --expect-message "too slow for this rung"
+                                              $<TARGET_FILE:${target}_test>)
+    set_tests_properties("${dir}.${variant}" PROPERTIES RUN_SERIAL TRUE)
   else()
     # The starter must fail its graded test with a reported failure; a mutant may also crash
     # (an out-of-bounds private array, say). A pass, a hang or a missing binary is an error.
@@ -320,7 +331,7 @@ function(workbook_exercise)
     add_test(NAME "${dir}.speed-previous" COMMAND ex${dir}_solution_test "--test-case=*speed*")
     set_tests_properties("${dir}.speed-previous" PROPERTIES ENVIRONMENT "WORKBOOK_SPEED_STUDENT=previous"
       PASS_REGULAR_EXPRESSION "too slow for this rung|the speed requirement is waived here"
-      TIMEOUT "${limit}" LABELS "graded;speed;${dir}")
+      TIMEOUT "${limit}" RUN_SERIAL TRUE LABELS "graded;speed;${dir}")
   endif()
   # Correct kernels without the rung's technique: tests/slow/NN_name/<style>/ (rungs graded on
   # speed).

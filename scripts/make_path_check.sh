@@ -90,8 +90,10 @@ expect() {
 expect "02_vadd starter demo reports FAIL (TODOs left)" 1 "^FAIL c = a + b" "$bin/02_vadd" --count 1000
 expect "02_vadd solution demo reports PASS" 0 "^PASS c = a + b" "$bin/02_vadd-solution" --count 1000
 expect "01_device_info starter graded test reports its failure" 1 "Status: FAILURE" "$bin/test-01_device_info-starter"
+# Without the SGEMM rungs' speed checks: timed beside other tests they measure the neighbours;
+# the serial ctest tests (NN.solution.speed) assert them.
 for ex in $exercises; do
-    expect "$ex solution graded test passes" 0 "Status: SUCCESS" "$bin/test-$ex-solution"
+    expect "$ex solution graded test passes" 0 "Status: SUCCESS" "$bin/test-$ex-solution" --test-case-exclude='*speed*'
 done
 
 # --- 3. A second make has nothing to do -------------------------------------------------------

@@ -69,3 +69,22 @@ TEST_CASE("speed: each kernel's fastest round counts, so disturbed rounds move n
     slow.previous[0] *= 3;
     CHECK_FALSE(judge_speed(spec, slow).ok);
 }
+
+TEST_CASE("speed: where the requirement is waived, a kernel clearly slower than the previous rung still fails") {
+    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    // Measured under ctest -j2 on PoCL: the rung's solution gained only 1.06x that moment, while a
+    // correct kernel reading only global memory ran at 0.27x the previous rung.
+    const auto slow = judge_speed(spec, rounds(1.06, 0.27), true);
+    CHECK(slow.waived);
+    CHECK_FALSE(slow.ok);
+    CHECK(slow.floor_gain == doctest::Approx(1 / 1.5));
+    // Within the noise band the check allows, on either side of the previous rung's speed: passes.
+    CHECK(judge_speed(spec, rounds(1.06, 0.70), true).ok);
+    CHECK(judge_speed(spec, rounds(1.06, 1.00), true).ok);
+    CHECK_FALSE(judge_speed(spec, rounds(1.06, 0.64), true).ok);
+    // A GPU's band is narrower (1.25x): 0.78x is below it there, and inside it on a CPU.
+    CHECK_FALSE(judge_speed(spec, rounds(1.1, 0.78)).ok);
+    CHECK(judge_speed(spec, rounds(1.1, 0.78), true).ok);
+    // Where it is not waived, the floor changes nothing: the geometric middle still rules.
+    CHECK_FALSE(judge_speed(spec, rounds(2.0, 0.9)).ok);
+}

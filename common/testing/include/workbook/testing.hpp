@@ -92,7 +92,8 @@ void check_matmul_kernel(const matmul::Rung& rung);
 // The student must reach the geometric middle of the two references' speeds (in gain over the
 // previous rung: the square root of the solution's gain); when the solution itself gains less than `waive_below` over the previous rung
 // on this device, the technique does not pay here, and the check says so and waives the
-// requirement. Left out under the simulator.
+// requirement; even then a kernel slower than the previous rung by more than that noise band
+// (below 1 / waive_below of its speed) fails. Left out under the simulator.
 struct SpeedSpec {
     std::string technique;  // "more work per work-item": what the rung teaches, for the messages
     std::string previous;   // the previous rung's folder ("10_mmul_block"), its reference's key
@@ -112,6 +113,7 @@ struct SpeedVerdict {
     double solution_gain = 0, student_gain = 0, required_gain = 0;  // from each kernel's fastest round
     std::pair<double, double> solution_spread;  // the solution's gain round by round: least, greatest
     double waive_below = 0;  // the threshold that applied
+    double floor_gain = 0;   // 1 / waive_below: the least gain that passes when waived
     bool waived = false, ok = false;
 };
 // The decision alone, from times measured: unit-tested with made-up times.
