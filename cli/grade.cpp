@@ -13,6 +13,7 @@
 #include "workbook/grading/budget.hpp"
 #include "workbook/grading/locate.hpp"
 #include "workbook/grading/sandbox.hpp"
+#include "workbook/grading/uid_lease.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
 #include "workbook/text.hpp"
@@ -341,7 +342,7 @@ GradedRun run_graded_test(const GradedRunSpec& s) {
 race::Result run_race_pass(const GradedRunSpec& s, const std::vector<std::string>& race_wrapper) {
     std::vector<std::string> checker{s.checker};
     if (!s.cases.empty()) checker.push_back("--test-case=" + s.cases);
-    return race::check_runner(checker, std::chrono::seconds(s.limit_s * 10), race_wrapper,
+    return race::check_runner(checker, std::chrono::seconds(s.race_limit_s > 0 ? s.race_limit_s : s.limit_s * 10), race_wrapper,
                               {fmt::format("WORKBOOK_SEED={}", s.seed), "WORKBOOK_KERNEL_DIR=" + s.kernel_dir.string(),
                                "WORKBOOK_RUNNER=" + s.runner},
                               {}, s.kernel_dir);
@@ -677,6 +678,24 @@ private:
     }
 
     // A submission unpacked and built, ready for its tests.
+    // The wall time one submission's race passes share: the sum of its exercises' time limits.
+    // A pass may take up to ten times its exercise's limit (Oclgrind is slow), but never more than
+    // what is left here, so a submission that stalls only under the simulator loses the exercises
+    // it stalls in, and holds the one race lane (and the class behind it) no longer than that.
+    struct RaceBudget {
+        std::mutex m;
+        double left_s = 0;
+        double total_s = 0;
+        int grant(int want_s) {
+            std::lock_guard lock(m);
+            return static_cast<int>(std::min<double>(want_s, std::max(0.0, left_s)));
+        }
+        void spend(double s) {
+            std::lock_guard lock(m);
+            left_s -= s;
+        }
+    };
+
     struct Prepared {
         fs::path scratch;
         fs::path kernels;  // the kernel files the tests read: a copy the submission's user cannot change
@@ -686,6 +705,7 @@ private:
         std::map<std::string, fs::path> binary;      // exercise id -> the test to run
         std::map<std::string, std::string> graded_from;  // exercise id -> which files were taken, from where
         std::vector<std::string> notes;
+        std::shared_ptr<RaceBudget> race_budget;  // the time all its race passes share
     };
 
     // Each submission runs as its own user (see Sandbox::uid), inside its budget, and sees of the
@@ -943,6 +963,10 @@ private:
         auto unpacking = std::make_unique<PhaseTimes::Scope>(phases_, "unpack and locate");
         Prepared p;
         p.uid = uid;
+        p.race_budget = std::make_shared<RaceBudget>();
+        for (const Exercise* ex : exercises_)
+            if (ex->race_check && !ex->kernels.empty()) p.race_budget->total_s += o_.timeout_s > 0 ? o_.timeout_s : ex->time_limit_s;
+        p.race_budget->left_s = p.race_budget->total_s;
         p.scratch = fs::absolute(base() / "work" / s.name);
         remove_scratch(p.scratch);
         fs::create_directories(p.scratch);
@@ -1183,7 +1207,8 @@ private:
                                                      {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
             if (o_.share_work) race_box.env.emplace_back("OCLGRIND_NUM_THREADS", "1");
             const std::string from = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : std::string();
-            std::packaged_task<ExerciseGrade()> pass([this, &ex, g, spec, race_box, dir, explain, from]() mutable {
+            std::packaged_task<ExerciseGrade()> pass([this, &ex, g, spec, race_box, dir, explain, from,
+                                                      budget = p.race_budget]() mutable {
                 // Where the student wrote only kernels, the pass runs the instructor's checker and runner
                 // with those kernels interpreted by Oclgrind: its outcome depends on their text alone, so
                 // a clean pass is kept by content and not run again for the same files. (Only clean
@@ -1195,11 +1220,33 @@ private:
                         return hit->second;
                     }
                     const PhaseTimes::Scope timed(phases_, "race pass (Oclgrind)");
+                    spec.race_limit_s = budget->grant(spec.limit_s * 10);
+                    if (spec.race_limit_s < 1) {
+                        race::Result none;
+                        none.run.timed_out = true;
+                        return none;
+                    }
                     auto r = run_race_pass(spec, race_box.wrapper());
+                    budget->spend(r.run.seconds);
                     if (!key.empty() && r.clean()) clean_races_[key] = r;
-                    if (own_kernels(ex)) return with_kernels_alone(r, spec, race_box, ex);
+                    if (own_kernels(ex) && !r.run.timed_out) {
+                        spec.race_limit_s = std::max(1, budget->grant(spec.limit_s * 10));
+                        r = with_kernels_alone(r, spec, race_box, ex);
+                        budget->spend(r.run.seconds);
+                    }
                     return r;
                 }();
+                if (race.run.timed_out) {
+                    // Past its share of the submission's race time (or out of it): this exercise
+                    // scores nothing, and the lane moves on.
+                    g.score = 0;
+                    g.status = "timed out";
+                    g.output += fmt::format("\nthe race pass (Oclgrind) did not finish within {} s: this submission's race "
+                                            "passes share {:.0f} s in all (the sum of its exercises' time limits), and a "
+                                            "pass that runs past its share scores 0",
+                                            spec.race_limit_s, budget->total_s);
+                    return g;
+                }
                 if (explain) {  // after the "graded from" lines, which every report starts with
                     g.output.insert(g.output.rfind(from, 0) == 0 ? from.size() : 0,
                                     cap(race::explain_failure(race), 8000));
@@ -1251,6 +1298,9 @@ private:
     }
 
     void grade(const std::vector<const Submission*>& todo) {
+        // The users this run's submissions run as: no other live run on this machine (another
+        // class, a Slurm task beside this one, a contest judge) holds any of them.
+        const grading::UidLease users;
         // Preparing and compiling in parallel; testing in submission order, one at a time.
         std::vector<std::optional<Prepared>> prepared(todo.size());
         std::mutex m;
@@ -1272,11 +1322,8 @@ private:
                     }
                     Prepared p;
                     try {
-                        // A user per submission, and a range per grading run: two runs at once (two courses on
-                        // one machine) must not share a user, whose process limit one fork bomb fills.
-                        // (A Slurm task's block comes from its index: tasks of one array never share one.)
-                        const int block = o_.uid_block >= 0 ? o_.uid_block % 1000 : ::getpid() % 1000;
-                        p = prepare(*todo[i], 200000 + block * 10000 + static_cast<int>(i % 10000));
+                        // A user per submission, from a block this run alone holds (uid_lease.hpp).
+                        p = prepare(*todo[i], users.uid(i));
                     } catch (const std::exception& e) {
                         p = Prepared{};
                         p.scratch = fs::absolute(base() / "work" / todo[i]->name);

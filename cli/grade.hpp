@@ -54,7 +54,6 @@ struct GradeOptions {
     } step = Step::all;
     std::string part;                              // with Step::part: e.g. "task-3"
     std::vector<std::string> part_names;           // with Step::part: the submissions it grades
-    int uid_block = -1;                            // with Step::part: its block of users (else by process id)
     std::map<std::string, std::string> not_graded; // with Step::gather: submission -> why no task graded it
 };
 
@@ -91,6 +90,7 @@ struct GradedRunSpec {
     std::uint64_t seed = 0;
     std::string nonce, reference;
     int limit_s = 60;
+    int race_limit_s = 0;  // the race pass's own limit; 0: ten times limit_s (Oclgrind is slow)
     std::string cases;  // non-empty: only the checker's test cases that match (doctest --test-case)
     std::vector<std::string> runner_wrapper;
     // The checkers' cache of expected results (matmul.hpp: expected()): a folder of the grader's

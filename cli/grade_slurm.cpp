@@ -271,9 +271,7 @@ int run_task(const Workspace& ws, const GradeOptions& given) {
     o.part = fmt::format("task-{}", k);
     o.part_names = job.chunk(k);
     const char* job_id = std::getenv("SLURM_ARRAY_JOB_ID");
-    // Its users: a block of its own among the tasks of its array on a node (up to 1,000 tasks; a
-    // grading run's users are 200000 + block * 10000 + n), shifted by the job so two classes differ.
-    o.uid_block = static_cast<int>((k + std::strtoul(job_id ? job_id : "0", nullptr, 10)) % 1000);
+    // Its users: the grading run leases a block no other live run on this node holds (uid_lease.hpp).
     say(o, fmt::format("Slurm task {} of job {} on {}: {} submission(s)", k, job_id ? job_id : "?", hostname(),
                        o.part_names.size()));
     const auto start = std::chrono::steady_clock::now();

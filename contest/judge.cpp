@@ -8,6 +8,7 @@
 #include "workbook/check.hpp"
 #include "workbook/errors.hpp"
 #include "workbook/grading/sandbox.hpp"
+#include "workbook/grading/uid_lease.hpp"
 #include "workbook/matmul.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
@@ -131,7 +132,9 @@ std::vector<std::string> runner_wrapper(const std::filesystem::path& scratch, co
     box.scratch = scratch.string();
     box.readable = {(std::filesystem::read_symlink("/proc/self/exe").parent_path() / "contest-runner").string()};
     if (::geteuid() == 0) {
-        box.uid = 190000 + ::getpid() % 10000;
+        // A user no other live run on this machine has (uid_lease.hpp), held while this judge lives.
+        static const grading::UidLease users;
+        box.uid = users.uid(0);
         if (::chown(scratch.c_str(), static_cast<uid_t>(box.uid), static_cast<gid_t>(box.uid)) != 0)
             throw Error(fmt::format("cannot give the judge's work folder to user {}: {}", box.uid, std::strerror(errno)));
     } else {

@@ -1,0 +1,3 @@
+// The unit tests' main(), from doctest.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
