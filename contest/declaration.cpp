@@ -3,6 +3,7 @@
 
 #include "workbook/errors.hpp"
 #include "workbook/race_check.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 
@@ -142,9 +143,11 @@ Declaration parse_declaration(const std::string& source) {
     // The race pass must check the program that is timed.
     if (const auto why = race::device_dependent_macro(source, "submission.cl"); !why.empty()) throw Error(why);
     // An entry is one file: nothing outside it reaches the compiler (and no file's text a reason).
-    static const std::regex include_re(R"(^\s*#\s*include\b)");
+    // Checked on the text as the preprocessor reads it (continued lines joined, comments out), and
+    // with every spelling of the directive: `%:` is `#`, and include_next and embed read files too.
+    static const std::regex include_re(R"(^\s*(#|%:)\s*(include|import|embed))");
     {
-        std::istringstream lines(source);
+        std::istringstream lines(as_preprocessor_reads(source));
         int at = 0;
         for (std::string line; std::getline(lines, line);)
             if (++at, std::regex_search(line, include_re))

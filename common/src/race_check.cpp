@@ -47,23 +47,6 @@ std::string oclgrind_path() {
 
 namespace {
 
-// `source` with its comments blanked (newlines kept, so line numbers stay right).
-std::string without_comments(const std::string& source) {
-    std::string code = source;
-    for (std::size_t i = 0; i + 1 < code.size(); ++i) {
-        if (code[i] == '/' && code[i + 1] == '/') {
-            for (; i < code.size() && code[i] != '\n'; ++i) code[i] = ' ';
-        } else if (code[i] == '/' && code[i + 1] == '*') {
-            const std::size_t end = code.find("*/", i + 2);
-            const std::size_t stop = end == std::string::npos ? code.size() : end + 2;
-            for (; i < stop; ++i)
-                if (code[i] != '\n') code[i] = ' ';
-            --i;
-        }
-    }
-    return code;
-}
-
 // Line `number` (1-based) of `path`, trimmed, or empty when the file or line is not there. A
 // relative path (kernels are named relative to the course root) is tried from the working
 // directory and each of its parents. With `only_in` (the grader, the judge) the path is the

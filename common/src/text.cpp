@@ -85,4 +85,41 @@ std::string read_plain_file(const std::filesystem::path& path, std::size_t limit
     return text;
 }
 
+std::string without_comments(const std::string& source) {
+    std::string code = source;
+    for (std::size_t i = 0; i + 1 < code.size(); ++i) {
+        if (code[i] == '/' && code[i + 1] == '/') {
+            for (; i < code.size() && code[i] != '\n'; ++i) code[i] = ' ';
+        } else if (code[i] == '/' && code[i + 1] == '*') {
+            const std::size_t end = code.find("*/", i + 2);
+            const std::size_t stop = end == std::string::npos ? code.size() : end + 2;
+            for (; i < stop; ++i)
+                if (code[i] != '\n') code[i] = ' ';
+            --i;
+        }
+    }
+    return code;
+}
+
+std::string as_preprocessor_reads(const std::string& source) {
+    std::string spliced;
+    spliced.reserve(source.size());
+    std::size_t held = 0;  // newlines taken out by splices, put back after the joined line
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        const bool crlf = source[i] == '\\' && i + 2 < source.size() && source[i + 1] == '\r' && source[i + 2] == '\n';
+        if (source[i] == '\\' && ((i + 1 < source.size() && source[i + 1] == '\n') || crlf)) {
+            i += crlf ? 2 : 1;
+            ++held;
+            continue;
+        }
+        spliced += source[i];
+        if (source[i] == '\n') {
+            spliced.append(held, '\n');
+            held = 0;
+        }
+    }
+    spliced.append(held, '\n');
+    return without_comments(spliced);
+}
+
 }  // namespace workbook

@@ -25,3 +25,15 @@ TEST_CASE("sanitize caps the length and says how much was cut") {
     const std::string out = sanitize(std::string(100, 'x'), 10);
     CHECK(out == std::string(10, 'x') + "\n... (90 more bytes not shown)");
 }
+
+TEST_CASE("as_preprocessor_reads joins continued lines and blanks comments, keeping line numbers") {
+    using workbook::as_preprocessor_reads;
+    // A directive split by a continuation, or by a comment, reads as the directive it is.
+    CHECK(as_preprocessor_reads("#inc\\\nlude \"x\"\nnext\n") == "#include \"x\"\n\nnext\n");
+    CHECK(as_preprocessor_reads("#inc\\\r\nlude\n") == "#include\n\n");
+    CHECK(as_preprocessor_reads("/* a */#/**/include <y>\n") == std::string(7, ' ') + "#" + std::string(4, ' ') + "include <y>\n");
+    // A // comment continued by a backslash goes on to the next line, as it does for the compiler.
+    CHECK(as_preprocessor_reads("x // note \\\n#include <z>\ny\n") == "x" + std::string(21, ' ') + "\n\ny\n");
+    // Nothing to join or blank: unchanged.
+    CHECK(as_preprocessor_reads("kernel void k() {}\n") == "kernel void k() {}\n");
+}

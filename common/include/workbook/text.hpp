@@ -51,6 +51,14 @@ std::string read_plain_file(const std::filesystem::path& path, std::size_t limit
 // note saying how many.
 std::string sanitize(std::string_view text, std::size_t limit = 64 * 1024);
 
+// C or OpenCL C `source` with its comments blanked (newlines kept, so line numbers stay right).
+std::string without_comments(const std::string& source);
+
+// `source` as its preprocessor reads directives: lines continued with a backslash joined first
+// (the newlines they held put back after the joined line, so line numbers stay right), then
+// comments blanked. A rule about directives checked on raw lines misses `#inc\<newline>lude`.
+std::string as_preprocessor_reads(const std::string& source);
+
 // Safe inside HTML/SVG text and attribute values: & < > " ' replaced by entities.
 inline std::string html_escape(const std::string& text) {
     std::string out;
