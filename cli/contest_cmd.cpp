@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -83,12 +84,14 @@ int print_board(const contest::Database& db) {
     const auto boards = db.board();
     if (boards.empty()) fmt::print("No results yet.\n");
     for (const auto& b : boards) {
-        fmt::print("{}{}\n", style.bold(b.device), b.hardware == b.device ? "" : "  (" + b.hardware + ")");
+        // Names come from runs, some judged elsewhere: never raw bytes to a terminal.
+        fmt::print("{}{}\n", style.bold(sanitize(b.device, 256)),
+                   b.hardware == b.device ? "" : "  (" + sanitize(b.hardware, 256) + ")");
         fmt::print("  {:>4}  {:<28} {:>21}  {:>10}  {:>10}  {}\n", "rank", "alias", "vs reference (spread)", "GFLOPS",
                    "x naive", "when");
         for (const auto& r : b.rows)
             fmt::print("  {:>4}  {:<28} {:>21}  {:>10.2f}  {:>10}  {}\n", (r.tied ? "=" : "") + std::to_string(r.rank),
-                       r.alias.substr(0, 28),
+                       sanitize(r.alias, 64).substr(0, 28),
                        r.ratio > 0 ? fmt::format("{:.3f} ({:.3f}-{:.3f})", r.ratio, r.ratio_low, r.ratio_high) : "-",
                        r.gflops, r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : "-", r.when);
         fmt::print("\n");
@@ -98,8 +101,8 @@ int print_board(const contest::Database& db) {
         fmt::print("  {:>4}  {:<28} {:>10}  {}\n", "rank", "alias", "x naive", "per device");
         for (const auto& c : contest::cross_device(boards)) {
             std::string per;
-            for (const auto& [device, x] : c.speedups) per += fmt::format("{}{}: {:.2f}x", per.empty() ? "" : ", ", device, x);
-            fmt::print("  {:>4}  {:<28} {:>10}  {}\n", c.rank, c.alias.substr(0, 28), fmt::format("{:.2f}x", c.geomean), per);
+            for (const auto& [device, x] : c.speedups) per += fmt::format("{}{}: {:.2f}x", per.empty() ? "" : ", ", sanitize(device, 256), x);
+            fmt::print("  {:>4}  {:<28} {:>10}  {}\n", c.rank, sanitize(c.alias, 64).substr(0, 28), fmt::format("{:.2f}x", c.geomean), per);
         }
         fmt::print("\n");
     }
@@ -115,7 +118,10 @@ int print_board(const contest::Database& db) {
 
 // `contest merge`: each judging of the other database whose entry is one of this contest's (same
 // alias, same source) becomes that entry's judging on `board`, checked as a Slurm job's result is.
-int merge_board(contest::Database& db, const std::string& file, const std::string& board, const std::string& from) {
+// The runs are checked against this contest's own settings (`settings`: its N and launches), never
+// against what the rows say of themselves, and every text in them is sanitised as it enters.
+int merge_board(contest::Database& db, const std::string& file, const std::string& board, const std::string& from,
+                const contest::JudgeOptions& settings) {
     contest::Database other(file);
     const auto judged = other.judged();
     auto key = [](const contest::Run& r) { return r.board.empty() ? r.device + " / " + r.driver : r.board; };
@@ -134,17 +140,18 @@ int merge_board(contest::Database& db, const std::string& file, const std::strin
             ++strangers;
             continue;
         }
-        const contest::Run* run = nullptr;
+        std::optional<contest::Run> taken;
         for (const auto& r : j.runs)
-            if (from.empty() || key(r) == from) run = &r;
-        if (j.submission.status == "done" && !run) continue;  // judged on another board only
-        if (run) {
-            contest::JudgeOptions o;  // the other contest's N and launches; the rest must add up
-            o.ranking_n = run->n;
-            o.repeats = run->repeats;
-            if (const auto problem = contest::implausible_run(*run, o, j.submission); !problem.empty()) {
-                fmt::print(stderr, "refused the run of submission {} ({}): {}\n", j.submission.id, j.submission.alias,
-                           problem);
+            if (from.empty() || key(r) == from) taken = r;
+        if (j.submission.status == "done" && !taken) continue;  // judged on another board only
+        const contest::Run* run = taken ? &*taken : nullptr;
+        if (taken) {
+            for (std::string* text : {&taken->device, &taken->driver, &taken->yardstick, &taken->build_options,
+                                      &taken->sizes, &taken->kernel_hash, &taken->board})
+                *text = sanitize(*text, 256);
+            if (const auto problem = contest::implausible_run(*taken, settings, j.submission); !problem.empty()) {
+                fmt::print(stderr, "refused the run of submission {} ({}): {}\n", j.submission.id,
+                           sanitize(j.submission.alias, 64), problem);
                 ++refused;
                 continue;
             }
@@ -219,6 +226,11 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         ->check(CLI::ExistingFile);
     merge->add_option("--board", a->merge_board, "the name the board gets here")->required();
     merge->add_option("--from-board", a->merge_from, "the other database's board to take, when it has several");
+    // This contest's settings, which every merged run must have been judged at (as `contest judge`).
+    merge->add_option("--n", a->judge.ranking_n, "this contest's ranking size N: a run at another N is refused")
+        ->capture_default_str();
+    merge->add_option("--repeats", a->judge.repeats, "this contest's timed launches: a run with others is refused")
+        ->capture_default_str();
     auto* reference_source = contest->add_subcommand(
         "reference-source", "(internal) print the tuned reference kernel chosen for the device WORKBOOK_* chooses");
     reference_source->group("");
@@ -362,7 +374,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             }
             return exit_ok;
         }
-        if (*merge) return merge_board(db, a->merge_file, a->merge_board, a->merge_from);
+        if (*merge) return merge_board(db, a->merge_file, a->merge_board, a->merge_from, a->judge);
         if (*retry) {
             const auto again = db.retry(a->retry_id, a->retry_device);
             for (const auto& j : again)
