@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace workbook {
@@ -20,7 +21,18 @@ std::vector<KernelSource>& registry() {
     return sources;
 }
 
+std::optional<KernelSource>& override_slot() {
+    static std::optional<KernelSource> slot;
+    return slot;
+}
+
 }  // namespace
+
+KernelOverride::KernelOverride(std::string name, std::string text) {
+    override_slot() = KernelSource{name, name + " (the graded test's own kernel, in place of yours)", std::move(text)};
+}
+
+KernelOverride::~KernelOverride() { override_slot().reset(); }
 
 EmbeddedKernel::EmbeddedKernel(const char* name, const char* path, const char* text, std::size_t size) {
     registry().push_back(KernelSource{name, path, std::string(text, size)});
@@ -33,6 +45,7 @@ std::vector<std::string> embedded_kernel_names() {
 }
 
 KernelSource kernel_source(const std::string& name) {
+    if (const auto& o = override_slot(); o && o->name == name) return *o;
     if (const char* dir = std::getenv("WORKBOOK_KERNEL_DIR"); dir && *dir) {
         const auto path = std::filesystem::path(dir) / name;
         // The grader's checkers read a student's kernels from a folder the student's runner can

@@ -14,5 +14,5 @@ TEST_CASE("02_vadd kernel: c[i] = a[i] + b[i] for awkward sizes, global size pas
 }
 
 TEST_CASE("02_vadd host: vadd_on_device computes c = a + b on the device") {
-    wt::check_vector_sum_host("vadd_on_device", 2);
+    wt::check_vector_sum_host("vadd_on_device", 2, "vadd.cl", "vadd");
 }

@@ -14,5 +14,5 @@ TEST_CASE("04_vadd_abc kernel: d[i] = a[i] + b[i] + c[i] for awkward sizes, glob
 }
 
 TEST_CASE("04_vadd_abc host: vadd_abc_on_device binds four buffers and computes d") {
-    wt::check_vector_sum_host("vadd_abc_on_device", 3);
+    wt::check_vector_sum_host("vadd_abc_on_device", 3, "vadd_abc.cl", "vadd_abc");
 }

@@ -1,13 +1,17 @@
 // Exercise 06 graded test: matmul_on_device() at N = 1, 17, 100, 257 (random inputs, C poisoned,
 // guard band after C), its timings (positive, kernel within wall, wall within the call), and
-// mflops() against the formula, at sizes where n³ overflows an int. The runner (runner.cpp)
+// mflops() against the formula, at sizes where n³ overflows an int; then once with the test's own
+// mmul.cl in place of exercise 05's (witness.hpp). The runner (runner.cpp)
 // calls the student's functions; this test only sends inputs and judges replies.
 #include "workbook/matmul.hpp"
 #include "workbook/testing.hpp"
 #include "workbook/timing.hpp"
+#include "workbook/witness.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace wt = workbook::testing;
 
@@ -44,7 +48,39 @@ TEST_CASE("06_mmul_host: matmul_on_device computes C = A·B and times it") {
         CHECK_MESSAGE(t.kernel_seconds <= t.wall_seconds,
                       "the kernel runs inside the wall-clock interval, so kernel_seconds <= wall_seconds");
         CHECK_MESSAGE(t.wall_seconds <= call_seconds, "wall_seconds cannot exceed the time the whole call took");
-        if (!result.ok() || !guard.empty()) break;
+        if (!result.ok() || !guard.empty()) return;
+    }
+    // The witness (witness.hpp): the test's own mmul.cl in place of exercise 05's; only host code
+    // that builds and launches the kernel it is given returns C with the test's marks in it.
+    const int n = wt::small_sizes_only() ? 17 : 100;
+    const std::size_t elements = static_cast<std::size_t>(n) * n;
+    auto r = wt::rng("matmul_host witness", static_cast<std::uint64_t>(n));
+    const auto a = r.uniform_vector(elements), b = r.uniform_vector(elements);
+    wt::Output c(elements, wt::guard_elements);
+    const wt::Witness w = wt::matmul_witness("mmul.cl");
+    workbook::runner::Message request;
+    request.numbers["n"] = n;
+    request.arrays["a"] = a;
+    request.arrays["b"] = b;
+    request.arrays["c"] = c.initial();
+    wt::attach(request, w);
+    const auto reply = wt::call("matmul_on_device", std::move(request));
+    const std::string guard = c.take(reply.array("c", c.whole()));
+    CHECK_MESSAGE(guard.empty(), fmt::format("N = {} with the test's own mmul.cl: {} ({})", n, guard, wt::repeat_hint()));
+    const auto plain = workbook::matmul::expected(n, a, b);
+    auto marked = plain;
+    for (std::size_t k = 0; k < elements; ++k) {
+        marked.c[k] += wt::witness_mark(w.key, static_cast<std::uint32_t>(k));
+        marked.magnitude[k] += std::abs(marked.c[k]);
+    }
+    const auto got = c.values();
+    const auto result = workbook::compare(marked.c, got, workbook::matmul::tolerance(n), marked.magnitude);
+    if (!result.ok()) {
+        const bool plain_result = workbook::compare(plain.c, got, workbook::matmul::tolerance(n), plain.magnitude).ok();
+        const std::string why = fmt::format("N = {} with the test's own mmul.cl: {}\n{}", n,
+                                            workbook::matmul::describe(n, result),
+                                            wt::witness_failure("matmul_on_device", w, plain_result));
+        FAIL_CHECK(why);
     }
 }
 

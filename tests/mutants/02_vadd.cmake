@@ -41,3 +41,12 @@ workbook_mutant(host_count_one_short vadd_host.cpp
 workbook_mutant(host_reads_one_too_many vadd_host.cpp
   [=[    const std::size_t bytes = count * sizeof(float);]=]
   [=[    const std::size_t bytes = (count + 1) * sizeof(float);  // planted bug: one element too many]=])
+# Host code that never touches OpenCL: the sum on the CPU, right at every size. Only the witness
+# case (the test's own vadd.cl, whose results carry a mark) can tell.
+workbook_mutant(host_sums_on_cpu vadd_host.cpp
+  [=[    cl::Context context(device);]=]
+  [=[    for (std::size_t i = 0; i < count; ++i) c[i] = a[i] + b[i];  // planted bug: no device at all
+    (void)device;
+    return;
+    cl::Context context(device);]=]
+  MESSAGE "did not run the kernel it was given")

@@ -13,3 +13,18 @@ workbook_mutant(kernel_time_not_from_event mmul_host.cpp
   [=[    return MatmulTiming{event_times(event).run_seconds(), wall.seconds()};]=]
   [=[    (void)event;  // planted bug: no event timing
     return MatmulTiming{wall.seconds(), wall.seconds() * 0.5};]=])
+# Host code that never touches OpenCL: C on the CPU and times made up within the checks' bounds.
+workbook_mutant(host_product_on_cpu mmul_host.cpp
+  [=[    cl::Context context(device);]=]
+  [=[    Stopwatch cpu;  // planted bug: no device at all
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            float sum = 0.0f;
+            for (int k = 0; k < n; ++k) sum += a[i * n + k] * b[k * n + j];
+            c[i * n + j] = sum;
+        }
+    (void)device;
+    const double took = cpu.seconds() + 1e-9;
+    return MatmulTiming{took / 2, took};
+    cl::Context context(device);]=]
+  MESSAGE "did not run the kernel it was given")

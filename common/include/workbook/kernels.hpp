@@ -25,6 +25,17 @@ KernelSource kernel_source(const std::string& name);
 // Throws workbook::Error like kernel_source() when there is none.
 KernelSource embedded_kernel_source(const std::string& name);
 
+// While it lives, kernel_source(name) returns `text` instead of the file: how a runner hands the
+// student's host code the checker's own kernel (the witness case of a host exercise, testing.hpp).
+// Runner code only, one at a time.
+class KernelOverride {
+public:
+    KernelOverride(std::string name, std::string text);
+    ~KernelOverride();
+    KernelOverride(const KernelOverride&) = delete;
+    KernelOverride& operator=(const KernelOverride&) = delete;
+};
+
 // Names of the kernel files this program embeds, in registration order.
 std::vector<std::string> embedded_kernel_names();
 

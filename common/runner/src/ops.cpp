@@ -159,7 +159,13 @@ Message run_matmul_timed(const std::map<std::string, matmul::Rung>& rungs, const
     return reply;
 }
 
+std::unique_ptr<KernelOverride> witness_kernel(const Message& r) {
+    if (!r.text.count("witness_file")) return nullptr;
+    return std::make_unique<KernelOverride>(r.str("witness_file"), r.str("witness_source"));
+}
+
 Message run_vector_sum_host(const Message& r, const VectorSumHost& run) {
+    const auto witness = witness_kernel(r);
     const std::size_t inputs = whole(r, "inputs"), count = whole(r, "count");
     std::vector<std::vector<float>> in;
     std::vector<const float*> pointers;

@@ -2,6 +2,7 @@
 #include "workbook/testing.hpp"
 
 #include "workbook/reference.hpp"
+#include "workbook/witness.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -114,7 +115,8 @@ void check_vector_sum_kernel(const std::string& file, const std::string& kernel_
     }
 }
 
-void check_vector_sum_host(const std::string& op, std::size_t inputs) {
+void check_vector_sum_host(const std::string& op, std::size_t inputs, const std::string& kernel_file,
+                           const std::string& kernel_name) {
     for (const std::size_t count : awkward_sizes()) {
         const SumCase c = make_sum_case(op, inputs, count);
         Output out(count, guard_elements);
@@ -124,6 +126,32 @@ void check_vector_sum_host(const std::string& op, std::size_t inputs) {
         CHECK_MESSAGE(guard.empty(), fmt::format("{} with count = {}: {} ({})", op, count, guard, repeat_hint()));
         CHECK_MESSAGE(result.ok(), explain_result(op, count, result));
         if (!guard.empty() || !result.ok()) return;
+    }
+    // The witness (witness.hpp): the same call with the test's own kernel in place of the file.
+    const std::size_t count = small_sizes_only() ? 61 : 4099;
+    const SumCase c = make_sum_case(op + " witness", inputs, count);
+    const Witness w = vector_sum_witness(kernel_file, kernel_name, inputs);
+    Output out(count, guard_elements);
+    auto request = sum_request(c, count, out, guard_elements);
+    attach(request, w);
+    const auto reply = call(op, std::move(request));
+    const std::string guard = out.take(reply.array("out", out.whole()));
+    std::vector<float> expected(count), scale(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        float sum = c.inputs[0][i];
+        for (std::size_t k = 1; k < inputs; ++k) sum = sum + c.inputs[k][i];  // the kernel's order
+        expected[i] = sum + witness_mark(w.key, static_cast<std::uint32_t>(i));
+        scale[i] = c.scale[i] + std::abs(expected[i]);
+    }
+    const auto values = out.values();
+    const auto result = compare(expected, values, reference::sum_tolerance(inputs + 1), scale);
+    CHECK_MESSAGE(guard.empty(), fmt::format("{} with the test's own {}, count = {}: {} ({})", op, kernel_file, count,
+                                             guard, repeat_hint()));
+    if (!result.ok()) {
+        const bool plain = compare(c.expected, values, reference::sum_tolerance(inputs), c.scale).ok();
+        const std::string why =
+            explain_result(op + " with the test's own " + kernel_file, count, result) + "\n" + witness_failure(op, w, plain);
+        FAIL_CHECK(why);
     }
 }
 

@@ -8,11 +8,13 @@
 // the end is.
 #pragma once
 
+#include "workbook/kernels.hpp"
 #include "workbook/matmul.hpp"
 #include "workbook/runner.hpp"
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,8 +44,13 @@ Message run_matmul(const matmul::Rung& rung, const Message& request);
 //   download  c, and the last launch's device time as "event_s"
 Message run_matmul_timed(const std::map<std::string, matmul::Rung>& rungs, const Message& request);
 
+// The checker's witness kernel when `request` carries one (text "witness_file" and
+// "witness_source", testing.hpp): kernel_source() gives it in place of that file for as long as
+// the returned object lives; null when the request has none.
+std::unique_ptr<KernelOverride> witness_kernel(const Message& request);
+
 // Host code that computes out = in_0 + ... on the device: request count, inputs, arrays in0...
-// and out; reply out.
+// and out (and maybe a witness kernel); reply out.
 using VectorSumHost = std::function<void(const std::vector<const float*>& inputs, float* out, std::size_t count)>;
 Message run_vector_sum_host(const Message& request, const VectorSumHost& run);
 

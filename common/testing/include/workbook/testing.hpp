@@ -72,8 +72,10 @@ void check_vector_sum_kernel(const std::string& file, const std::string& kernel_
 
 // Grades host code that computes out[i] = in_0[i] + ... on the device: the runner's operation
 // `op` (run_vector_sum_host) gets the input arrays, a poisoned output with a guard band after it,
-// and the count.
-void check_vector_sum_host(const std::string& op, std::size_t inputs);
+// and the count; then once more with the test's own `kernel_name` in place of `kernel_file`
+// (witness.hpp), whose marked results show that the host code ran it on the device.
+void check_vector_sum_host(const std::string& op, std::size_t inputs, const std::string& kernel_file,
+                           const std::string& kernel_name);
 
 // The sizes a matmul rung is graded at: 1, 17, 100, 257 (none a multiple of 16 or of a
 // work-group size) and 1024, each capped at the rung's max_n (which is then tried itself).

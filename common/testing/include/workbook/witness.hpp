@@ -1,0 +1,42 @@
+// The witness case of a host exercise: the evidence that the device did the work. Host code could
+// compute its results on the CPU and never touch OpenCL, and values alone cannot tell. So one case
+// of each host exercise hands the student's host code, through kernel_source() in its runner, a
+// kernel of the checker's own in place of the exercise's kernel file: the same name and
+// signature, the same sum or product, plus a mark drawn from the secret seed (a whole number
+// from 1 to 1021 per element, from a hash of its index). Only host code that builds the kernel
+// file it is given and launches it on the device returns results that carry the mark.
+#pragma once
+
+#include "workbook/runner.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace workbook::testing {
+
+struct Witness {
+    std::string file;     // the kernel file it stands in for ("vadd.cl")
+    std::string source;   // OpenCL C
+    std::uint32_t key = 0;
+};
+
+// The mark of element `index`: integer operations only, so the kernel computes it bit for bit.
+float witness_mark(std::uint32_t key, std::uint32_t index);
+
+// kernel `kernel_name`(in_0, ..., in_{inputs-1}, out, const unsigned int count):
+// out[i] = ((in_0[i] + in_1[i]) + ...) + mark(i), for i < count.
+Witness vector_sum_witness(const std::string& file, const std::string& kernel_name, std::size_t inputs);
+
+// kernel mmul(const int N, A, B, C), row-major N x N, one work-item per element of C (dimension
+// 0 the column): C[i][j] = sum over k of A[i][k]·B[k][j], plus mark(i·N + j).
+Witness matmul_witness(const std::string& file);
+
+// Puts the witness into a request for the runner (runner_ops.hpp: witness_kernel).
+void attach(runner::Message& request, const Witness& witness);
+
+// The sentence a failed witness case ends with: what the marks show, and the fix.
+std::string witness_failure(const std::string& function, const Witness& witness, bool plain_result);
+
+}  // namespace workbook::testing

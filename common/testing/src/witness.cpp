@@ -1,0 +1,90 @@
+// The witness kernels of the host exercises (witness.hpp), the checker's side.
+#include "workbook/witness.hpp"
+
+#include "workbook/testing.hpp"
+
+#include <fmt/format.h>
+
+namespace workbook::testing {
+
+namespace {
+
+// The same arithmetic as witness_mark(), in OpenCL C, with the key written in.
+std::string mark_function(std::uint32_t key) {
+    return fmt::format(
+        "// The graded test's own kernel, standing in for yours to show that your host code runs the\n"
+        "// kernel file it builds on the device: its results carry a mark only it computes.\n"
+        "uint witness_hash(uint i) {{\n"
+        "    uint h = (i * 0x9E3779B1u) ^ {}u;\n"
+        "    h ^= h >> 15;\n"
+        "    h *= 0x2C1B3C6Du;\n"
+        "    h ^= h >> 12;\n"
+        "    return h;\n"
+        "}}\n"
+        "float witness_mark(uint i) {{ return (float)(witness_hash(i) % 1021u + 1u); }}\n",
+        key);
+}
+
+std::uint32_t witness_key(const std::string& file) {
+    return static_cast<std::uint32_t>(rng("witness " + file).next_u64());
+}
+
+}  // namespace
+
+float witness_mark(std::uint32_t key, std::uint32_t index) {
+    std::uint32_t h = (index * 0x9E3779B1u) ^ key;
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    return static_cast<float>(h % 1021u + 1u);
+}
+
+Witness vector_sum_witness(const std::string& file, const std::string& kernel_name, std::size_t inputs) {
+    Witness w{file, "", witness_key(file)};
+    std::string params, sum;
+    for (std::size_t k = 0; k < inputs; ++k) {
+        params += fmt::format("__global const float* in{}, ", k);
+        sum = k == 0 ? "in0[i]" : fmt::format("({} + in{}[i])", sum, k);
+    }
+    w.source = mark_function(w.key) +
+               fmt::format("__kernel void {}({}__global float* out, const unsigned int count) {{\n"
+                           "    const uint i = (uint)get_global_id(0);\n"
+                           "    if (i < count) out[i] = {} + witness_mark(i);\n"
+                           "}}\n",
+                           kernel_name, params, sum);
+    return w;
+}
+
+Witness matmul_witness(const std::string& file) {
+    Witness w{file, "", witness_key(file)};
+    w.source = mark_function(w.key) +
+               "__kernel void mmul(const int N, __global const float* A, __global const float* B, __global float* C) {\n"
+               "    const int j = get_global_id(0), i = get_global_id(1);\n"
+               "    if (i < N && j < N) {\n"
+               "        float sum = 0.0f;\n"
+               "        for (int k = 0; k < N; k++) sum += A[i * N + k] * B[k * N + j];\n"
+               "        C[i * N + j] = sum + witness_mark((uint)(i * N + j));\n"
+               "    }\n"
+               "}\n";
+    return w;
+}
+
+void attach(runner::Message& request, const Witness& w) {
+    request.text["witness_file"] = w.file;
+    request.text["witness_source"] = w.source;
+}
+
+std::string witness_failure(const std::string& function, const Witness& w, bool plain_result) {
+    const std::string what =
+        plain_result ? fmt::format("{} returned the right values without the mark, so it did not run the kernel it was "
+                                   "given: it computed them some other way (on the CPU?)",
+                                   function)
+                     : fmt::format("{} did not return the marked values that kernel computes", function);
+    return fmt::format("For this case the test gave your host code its own {} (same kernel name and arguments, "
+                       "results plus a mark of its own), through kernel_source(\"{}\"). {}. A grade here says the "
+                       "device did the work: build the program from kernel_source(\"{}\") in every call and launch "
+                       "it on the device you are given. ({})",
+                       w.file, w.file, what, w.file, repeat_hint());
+}
+
+}  // namespace workbook::testing
