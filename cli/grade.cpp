@@ -678,10 +678,12 @@ private:
     }
 
     // A submission unpacked and built, ready for its tests.
-    // The wall time one submission's race passes share: the sum of its exercises' time limits.
-    // A pass may take up to ten times its exercise's limit (Oclgrind is slow), but never more than
-    // what is left here, so a submission that stalls only under the simulator loses the exercises
-    // it stalls in, and holds the one race lane (and the class behind it) no longer than that.
+    // The wall time one submission's own race passes share (its runner under Oclgrind): twice the
+    // sum of its exercises' time limits. A pass may take up to ten times its exercise's limit
+    // (Oclgrind is slow), but never more than what is left here, so a submission that stalls only
+    // under the simulator loses the exercises it stalls in, and holds the one race lane (and the
+    // class behind it) no longer than that. (Twice: a correct runner that is slow on purpose, such
+    // as one that runs a shell command per call, under a loaded Slurm node took more than once.)
     struct RaceBudget {
         std::mutex m;
         double left_s = 0;
@@ -965,7 +967,8 @@ private:
         p.uid = uid;
         p.race_budget = std::make_shared<RaceBudget>();
         for (const Exercise* ex : exercises_)
-            if (ex->race_check && !ex->kernels.empty()) p.race_budget->total_s += o_.timeout_s > 0 ? o_.timeout_s : ex->time_limit_s;
+            if (ex->race_check && !ex->kernels.empty())
+                p.race_budget->total_s += 2 * (o_.timeout_s > 0 ? o_.timeout_s : ex->time_limit_s);
         p.race_budget->left_s = p.race_budget->total_s;
         p.scratch = fs::absolute(base() / "work" / s.name);
         remove_scratch(p.scratch);
@@ -1229,10 +1232,12 @@ private:
                     auto r = run_race_pass(spec, race_box.wrapper());
                     budget->spend(r.run.seconds);
                     if (!key.empty() && r.clean()) clean_races_[key] = r;
+                    // The second pass runs the instructor's runner (no student host code) with the
+                    // student's kernels: its own limit, outside the budget.
                     if (own_kernels(ex) && !r.run.timed_out) {
-                        spec.race_limit_s = std::max(1, budget->grant(spec.limit_s * 10));
-                        r = with_kernels_alone(r, spec, race_box, ex);
-                        budget->spend(r.run.seconds);
+                        GradedRunSpec alone = spec;
+                        alone.race_limit_s = 0;
+                        r = with_kernels_alone(r, alone, race_box, ex);
                     }
                     return r;
                 }();
@@ -1242,7 +1247,7 @@ private:
                     g.score = 0;
                     g.status = "timed out";
                     g.output += fmt::format("\nthe race pass (Oclgrind) did not finish within {} s: this submission's race "
-                                            "passes share {:.0f} s in all (the sum of its exercises' time limits), and a "
+                                            "passes share {:.0f} s in all (twice the sum of its exercises' time limits), and a "
                                             "pass that runs past its share scores 0",
                                             spec.race_limit_s, budget->total_s);
                     return g;

@@ -44,9 +44,10 @@ solved gina && inject gina 'std::abort();'                     # crashes
 # forks: a child that outlives the test, then as many processes as it can get
 solved hank && inject hank 'if (::fork() == 0) { ::execlp("sleep", "sleep", "613", (char*)nullptr); ::_exit(0); } for (int i = 0; i < 100000; ++i) if (::fork() < 0) break;'
 sed -i '1i #include <unistd.h>' "$subs/hank/exercises/02_vadd/vadd_host.cpp"
-# stalls only under the race pass (WORKBOOK_SMALL=1 reaches its runner there): 5 s a call, each
-# call within the runner's time limit, so only the submission's race budget stops it.
-solved stella && inject stella 'if (const char* s = std::getenv("WORKBOOK_SMALL")) if (*s == 0x31) ::sleep(5);'
+# stalls only under the race pass (WORKBOOK_SMALL=1 reaches its runner there): 9 s a call (five
+# calls: 45 s), each call within the runner's limit (13 s), so only the submission's race budget
+# (40 s: twice the 20 s limit of 02, its one race-checked exercise) stops it.
+solved stella && inject stella 'if (const char* s = std::getenv("WORKBOOK_SMALL")) if (*s == 0x31) ::sleep(9);'
 sed -i '1i #include <unistd.h>' "$subs/stella/exercises/02_vadd/vadd_host.cpp"
 sed -i '1i #include <cstdlib>' "$subs/stella/exercises/02_vadd/vadd_host.cpp"
 solved ivy && inject ivy 'for (int i = 0; i < 4400000; ++i) std::fputs("flood flood flood flood\\n", stdout);'
@@ -302,7 +303,7 @@ expect_row "eve,eve,1.00,1.00,2.00,3.00" "a printed fake success counts for noth
 expect_row "frank,frank,1.00,1.00,2.00,3.00" "a hang fails its case (the runner is stopped; the kernel case counts)"
 expect_row "gina,gina,1.00,1.00,2.00,3.00" "a crash in the host case: the kernel case still counts"
 expect_row "stella,stella,1.00,0.00,1.00,3.00" "stalls only under the race pass: past the submission's race budget, 02 scores 0"
-grep -q "race passes share 20 s in all" "$out/results/stella.json" || fail "stella's report does not name the race budget"
+grep -q "race passes share 40 s in all" "$out/results/stella.json" || fail "stella's report does not name the race budget"
 
 # A fork bomb's 02 score depends on the machine: the harness either finishes its kernel case
 # before the bomb fills the process limit (1.00) or is killed at the time limit (0.00). What
