@@ -10,9 +10,12 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <poll.h>
-#include <sys/wait.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace workbook {
@@ -23,11 +26,41 @@ std::string ProcessResult::status() const {
     return fmt::format("exit {}", exit_code);
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
-                          const std::vector<std::string>& extra_env, std::size_t output_cap) {
+namespace {
+
+ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                    const std::vector<std::string>& extra_env, const ProcessLimits* limits, std::size_t output_cap) {
     if (argv.empty()) throw Error("run_process: empty command");
+    // Everything the child needs is made here, before fork: after it, the child of a threaded
+    // parent may only call what is safe there (no allocation).
+    int input = -1;
+    if (limits) {
+        // The input in an anonymous memory file: no folder to write it in (a sandbox may have
+        // none), and no pipe to keep fed while the output is read.
+        input = memfd_create("workbook-stdin", MFD_CLOEXEC);
+        if (input < 0) throw Error(fmt::format("memfd_create failed: {}", std::strerror(errno)));
+        const std::string& text = limits->stdin_text;
+        for (std::size_t done = 0; done < text.size();) {
+            const ssize_t n = write(input, text.data() + done, text.size() - done);
+            if (n <= 0 && errno != EINTR) {
+                const int why = errno;
+                close(input);
+                throw Error(fmt::format("cannot write a child's input: {}", std::strerror(why)));
+            }
+            if (n > 0) done += static_cast<std::size_t>(n);
+        }
+        lseek(input, 0, SEEK_SET);
+    }
+    std::vector<char*> envp;
+    if (limits && limits->environment) {
+        for (const auto& e : *limits->environment) envp.push_back(const_cast<char*>(e.c_str()));
+        envp.push_back(nullptr);
+    }
     int fds[2];
-    if (pipe(fds) != 0) throw Error(fmt::format("pipe failed: {}", std::strerror(errno)));
+    if (pipe(fds) != 0) {
+        if (input >= 0) close(input);
+        throw Error(fmt::format("pipe failed: {}", std::strerror(errno)));
+    }
 
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -36,7 +69,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
     Stopwatch clock;
     const pid_t parent = getpid();
     const pid_t pid = fork();
-    if (pid < 0) throw Error(fmt::format("fork failed: {}", std::strerror(errno)));
+    if (pid < 0) {
+        const int why = errno;
+        for (int fd : {fds[0], fds[1], input})
+            if (fd >= 0) close(fd);
+        throw Error(fmt::format("fork failed: {}", std::strerror(why)));
+    }
     if (pid == 0) {
         setpgid(0, 0);
         // Dies with us: a judge or grader killed with SIGKILL leaves no child running unbounded.
@@ -46,6 +84,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
         dup2(fds[1], STDERR_FILENO);
         close(fds[0]);
         close(fds[1]);
+        if (limits) {
+            dup2(input, STDIN_FILENO);
+            if (limits->cpu_seconds > 0) {
+                const rlimit cpu{static_cast<rlim_t>(limits->cpu_seconds), static_cast<rlim_t>(limits->cpu_seconds)};
+                setrlimit(RLIMIT_CPU, &cpu);
+            }
+            if (limits->file_bytes > 0) {
+                const rlimit size{static_cast<rlim_t>(limits->file_bytes), static_cast<rlim_t>(limits->file_bytes)};
+                setrlimit(RLIMIT_FSIZE, &size);
+            }
+            if (limits->environment) execvpe(args[0], args.data(), envp.data());
+        }
         for (const auto& e : extra_env) putenv(const_cast<char*>(e.c_str()));
         execvp(args[0], args.data());
         std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
@@ -53,6 +103,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
     }
     setpgid(pid, pid);  // also here, so the group exists before any kill below
     close(fds[1]);
+    if (input >= 0) close(input);
 
     ProcessResult result;
     char buffer[65536];
@@ -76,6 +127,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
         const std::size_t room = output_cap - std::min(output_cap, result.output.size());
         result.output.append(buffer, std::min<std::size_t>(room, static_cast<std::size_t>(n)));
         result.dropped_bytes += static_cast<std::size_t>(n) - std::min<std::size_t>(room, static_cast<std::size_t>(n));
+        if (limits && result.dropped_bytes > 0) {  // a bounded child: past its cap it is stopped, not drained
+            kill(-pid, SIGKILL);
+            break;
+        }
     }
     close(fds[0]);
     int status = 0;
@@ -92,6 +147,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
         }
     }
     return result;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                          const std::vector<std::string>& extra_env, std::size_t output_cap) {
+    return spawn(argv, timeout, extra_env, nullptr, output_cap);
+}
+
+ProcessResult run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                          const ProcessLimits& limits, std::size_t output_cap) {
+    return spawn(argv, timeout, {}, &limits, output_cap);
 }
 
 }  // namespace workbook

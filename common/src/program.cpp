@@ -2,6 +2,7 @@
 #include "workbook/program.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/preprocess.hpp"
 
 #include <fmt/format.h>
 
@@ -64,10 +65,13 @@ void record_build(const KernelSource& source, const std::string& options) {
 
 cl::Program build_program(const cl::Context& context, const KernelSource& source, const std::string& options) {
     record_build(source, options);
-    const std::string text = fmt::format("#line 1 \"{}\"\n{}", source.path, source.text);
+    // Every compiler gets the text we preprocessed (preprocess.hpp), line for line where the
+    // source has it, and the options that are left.
+    const Preprocessed preprocessed = preprocess(source, options);
+    const std::string text = fmt::format("#line 1 \"{}\"\n{}", source.path, preprocessed.text);
     cl::Program program(context, text);
     try {
-        program.build(options.c_str());
+        program.build(preprocessed.options.c_str());
         return program;
     } catch (const cl::Error& e) {
         if (e.err() != CL_BUILD_PROGRAM_FAILURE && e.err() != CL_INVALID_BUILD_OPTIONS) throw;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,18 @@ struct ProcessResult {
 // Runs argv[0] (looked up in PATH) with extra environment entries ("NAME=value") added.
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const std::vector<std::string>& extra_env = {}, std::size_t output_cap = 1 << 20);
+
+// For a child that must not grow past what its job needs (a preprocessor fed a student's macros):
+// standard input given as text, exactly the environment given (nothing inherited, nothing set in
+// the child after fork, which a threaded parent such as an OpenCL runner needs), and limits on
+// its CPU seconds and on the bytes of any file it writes.
+struct ProcessLimits {
+    std::string stdin_text;                              // its whole standard input (held in memory)
+    std::optional<std::vector<std::string>> environment;  // empty: inherited, plus extra_env
+    long cpu_seconds = 0;                                // 0: no limit
+    long long file_bytes = 0;                            // 0: no limit
+};
+ProcessResult run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                          const ProcessLimits& limits, std::size_t output_cap = 1 << 20);
 
 }  // namespace workbook
