@@ -268,55 +268,42 @@ private:
         // The kernel folder, as the grader gives a submission its own.
         const fs::path dir = scratch_ / (e.exercise + "-" + e.kind + "-" + e.name);
         fs::create_directories(dir);
-        std::string refused;
-        for (const auto& k : e.kernels) {
-            const fs::path name = fs::path(k).filename();
-            fs::copy_file(k, dir / name, fs::copy_options::overwrite_existing);
-            const bool edited = std::find(ex.edit.begin(), ex.edit.end(), name.string()) != ex.edit.end();
-            if (edited && ex.race_check && refused.empty())
-                refused = race::device_dependent_macro(read_file_or_empty(dir / name), name.string());
-        }
+        for (const auto& k : e.kernels) fs::copy_file(k, dir / fs::path(k).filename(), fs::copy_options::overwrite_existing);
         const bool has_race_pass = !ex.kernels.empty() && ex.race_check;
         const std::string race_state = !has_race_pass ? "none" : o_.no_race_check ? "off" : "on";
 
         std::string test_status, race = "not run", detail;
         bool caught = false;  // by the test (mutant) or rejected by it (variant)
         bool race_caught = false;
-        if (!refused.empty()) {
-            test_status = "refused";
-            caught = true;
-            detail = "refused before the test: " + refused;
+        GradedRunSpec spec;
+        spec.checker = e.checker;
+        spec.runner = e.runner;
+        spec.kernel_dir = dir;
+        spec.evidence = scratch_ / ("evidence-" + hex(8));
+        spec.seed = seed_;
+        spec.nonce = nonce_;
+        spec.reference = reference(e, ex);
+        spec.limit_s = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
+        spec.reference_cache = expected_cache();
+        const GradedRun run = run_graded_test(spec);
+        test_status = run.status;
+        caught = run.status != "passed";
+        if (caught) {
+            detail = run.status == "failed" ? fmt::format("failed {} of {} test cases",
+                                                          run.verdict.cases_expected - run.verdict.cases_passed,
+                                                          run.verdict.cases_expected)
+                                            : fmt::format("{} ({})", run.status, run.process.status());
+            if (e.kind == "variant") detail = "the graded test " + detail + ": " + why_failed(run.process.output);
+        } else if (race_state != "on") {
+            race = race_state;
         } else {
-            GradedRunSpec spec;
-            spec.checker = e.checker;
-            spec.runner = e.runner;
-            spec.kernel_dir = dir;
-            spec.evidence = scratch_ / ("evidence-" + hex(8));
-            spec.seed = seed_;
-            spec.nonce = nonce_;
-            spec.reference = reference(e, ex);
-            spec.limit_s = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
-            spec.reference_cache = expected_cache();
-            const GradedRun run = run_graded_test(spec);
-            test_status = run.status;
-            caught = run.status != "passed";
-            if (caught) {
-                detail = run.status == "failed" ? fmt::format("failed {} of {} test cases",
-                                                              run.verdict.cases_expected - run.verdict.cases_passed,
-                                                              run.verdict.cases_expected)
-                                                : fmt::format("{} ({})", run.status, run.process.status());
-                if (e.kind == "variant") detail = "the graded test " + detail + ": " + why_failed(run.process.output);
-            } else if (race_state != "on") {
-                race = race_state;
-            } else {
-                const race::Result rr = run_race_pass(spec, {});
-                race_caught = !rr.clean();
-                race = rr.reports.empty() ? (rr.clean() ? "clean" : "test failed under Oclgrind: " + rr.run.status())
-                                          : fmt::format("{} report(s)", rr.reports.size());
-                if (race_caught)
-                    detail = rr.reports.empty() ? "the test did not pass under Oclgrind (" + rr.run.status() + ")"
-                                                : "Oclgrind: " + sanitize(rr.reports.front().headline, 300);
-            }
+            const race::Result rr = run_race_pass(spec, {});
+            race_caught = !rr.clean();
+            race = rr.reports.empty() ? (rr.clean() ? "clean" : "test failed under Oclgrind: " + rr.run.status())
+                                      : fmt::format("{} report(s)", rr.reports.size());
+            if (race_caught)
+                detail = rr.reports.empty() ? "the test did not pass under Oclgrind (" + rr.run.status() + ")"
+                                            : "Oclgrind: " + sanitize(rr.reports.front().headline, 300);
         }
         std::string outcome;
         if (e.kind == "mutant") {

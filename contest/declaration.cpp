@@ -2,7 +2,6 @@
 #include "contest/declaration.hpp"
 
 #include "workbook/errors.hpp"
-#include "workbook/race_check.hpp"
 #include "workbook/text.hpp"
 
 #include <fmt/format.h>
@@ -140,8 +139,6 @@ matmul::Launch launch_geometry(const Declaration& d, int n) {
 }
 
 Declaration parse_declaration(const std::string& source) {
-    // The race pass must check the program that is timed.
-    if (const auto why = race::device_dependent_macro(source, "submission.cl"); !why.empty()) throw Error(why);
     // An entry is one file: nothing outside it reaches the compiler (and no file's text a reason).
     // Checked on the text as the preprocessor reads it (continued lines joined, comments out), and
     // with every spelling of the directive: `%:` is `#`, and include_next and embed read files too.

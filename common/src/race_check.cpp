@@ -158,20 +158,6 @@ Result check(const std::string& test, std::chrono::seconds timeout, const std::v
     return check_command({test}, timeout, wrapper, env);
 }
 
-std::string device_dependent_macro(const std::string& source, const std::string& file_name) {
-    // Comments out, then whole identifiers.
-    const std::string code = without_comments(source);
-    static const std::regex macros(
-        R"(\b(__OPTIMIZE__|__OPENCL_VERSION__|__OPENCL_C_VERSION__|__FAST_RELAXED_MATH__|__IMAGE_SUPPORT__|__ENDIAN_LITTLE__|__OPENCL_CPP_VERSION__|__SPIR__|__SPIRV__)\b)");
-    std::smatch m;
-    if (!std::regex_search(code, m, macros)) return {};
-    const auto line = 1 + std::count(code.begin(), code.begin() + m.position(0), '\n');
-    return fmt::format("{}:{}: uses {}, whose value differs between the device and the race pass's simulator, so "
-                       "the race pass would check a different program from the one that runs. Remove it (a kernel "
-                       "graded here must not depend on it)",
-                       file_name, line, m.str(1));
-}
-
 namespace {
 
 // What every race run shares: Oclgrind with its checks (--max-errors keeps a kernel that races on

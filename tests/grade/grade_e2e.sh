@@ -122,8 +122,12 @@ CPP
 solved sam && inject sam 'std::fputs("\\377\\033]0;pwned\\007 and \\302\\233 2J", stdout);'
 sed -i '1i #include <cstdio>' "$subs/sam/exercises/02_vadd/vadd_host.cpp"
 
-# A kernel that tests __OPTIMIZE__ (true on the device, false under the race pass's simulator).
-solved tom && sed -i '1i #ifndef __OPTIMIZE__\n#define TWO_PROGRAMS 1\n#endif' "$subs/tom/exercises/02_vadd/vadd.cl"
+# A kernel that tests __OPTIMIZE__ (true on an optimising device build, false under a simulator
+# build without optimisation): in #if it reads the same for every build, since the grader's
+# runner preprocesses the kernel itself with fixed macros (tim: graded as usual); pasted together
+# with ## and used as a value, no text rule sees it, and the build refuses it (tom).
+solved tim && sed -i '1i #ifndef __OPTIMIZE__\n#define TWO_PROGRAMS 1\n#endif' "$subs/tim/exercises/02_vadd/vadd.cl"
+solved tom && sed -i '1i #define CAT(a, b) a##b\nconstant int two_programs = CAT(__OPTI, MIZE__);' "$subs/tom/exercises/02_vadd/vadd.cl"
 
 # Budgets for a submission as a whole (the class runs with --memory-mib 1536 --disk-mib 256):
 # four processes of 600 MiB each (each under every per-process limit), then the right work.
@@ -340,8 +344,10 @@ expect_row "sam,sam,1.00,2.00,3.00,3.00" "invalid UTF-8 and escape sequences in 
 grep -q '\\\\x1b\]0;pwned' "$out/results/sam.json" || fail "sam's escape sequence is not shown escaped"
 LC_ALL=C grep -qP '\x1b|\xff' "$out/results/sam.json" "$out/students/sam.html" && fail "a raw control byte reached a report"
 
-expect_row "tom,tom,1.00,0.00,1.00,3.00" "a kernel that tests __OPTIMIZE__ is refused (the race pass would check another program)"
-grep -q "refused: vadd.cl:1: uses __OPTIMIZE__" "$out/results/tom.json" || fail "tom's refusal is not explained"
+expect_row "tim,tim,1.00,2.00,3.00,3.00" "a kernel that tests __OPTIMIZE__ in #if: one program for every build, graded"
+expect_row "tom,tom,1.00,0.00,1.00,3.00" "a kernel that pastes __OPTIMIZE__ together and uses its value is refused by the build"
+grep -q "vadd.cl:2: uses __OPTIMIZE__, a name reserved to the compiler" "$out/results/tom.json" ||
+    fail "tom's refusal is not explained: $(grep -o '.\{0,200\}__OPTIMIZE__.\{0,200\}' "$out/results/tom.json" | head -3)"
 
 budget=$(grep -m1 '^budget' "$work/second.log" || true)
 echo "$budget"

@@ -76,11 +76,6 @@ Result check_runner(const std::vector<std::string>& checker, std::chrono::second
                     const std::vector<std::string>& runner_wrapper, const std::vector<std::string>& env,
                     const std::vector<std::string>& oclgrind_options, const std::filesystem::path& sources = {});
 
-// Empty, or why `source` (an OpenCL C file) cannot be race-checked honestly: it tests a macro whose
-// value differs between the device and Oclgrind (__OPTIMIZE__, __OPENCL_VERSION__, ...), so the
-// race pass would check a different program from the one that runs. Names the line and the macro.
-std::string device_dependent_macro(const std::string& source, const std::string& file_name);
-
 // The reports in Oclgrind's output: every line followed by an indented "Kernel:" line.
 // `sources` empty: each "At line" file is read where it is named (the course's own runs). Else
 // (the grader, the judge: the file name comes from the kernel's #line text, which a student
