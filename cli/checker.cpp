@@ -6,9 +6,12 @@
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
+#include "workbook/random.hpp"
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -159,8 +162,15 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
 
     say(fmt::format("running the graded test of {}", ex.dir()));
     // A test that can draw the student's run (exercise 13's timeline) writes it under .workbook/.
+    // One seed for the test and its race pass: the race pass then checks the sizes drawn for
+    // the test (testing.hpp: matmul_sizes).
+    // WORKBOOK_SEED when set; else fresh for each check (watch mode runs many in one process).
+    const char* fixed = std::getenv("WORKBOOK_SEED");
+    std::random_device fresh;
+    const std::string seed = fmt::format("WORKBOOK_SEED={}", fixed && *fixed ? session_seed()
+                                                                           : (std::uint64_t{fresh()} << 32) ^ fresh());
     const auto test = run_process({ws.test_binary(ex).string()}, std::chrono::seconds(ex.time_limit_s),
-                                  {"WORKBOOK_TIMELINE_DIR=" + (ws.state_dir() / "timelines").string()}, 256 * 1024);
+                                  {"WORKBOOK_TIMELINE_DIR=" + (ws.state_dir() / "timelines").string(), seed}, 256 * 1024);
     r.test_s = test.seconds;
     r.log += "\n" + test.output;
     r.speed = summarize_speed(test.output);
@@ -184,7 +194,7 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
         for (const auto& k : ex.kernels) kernels.push_back((ws.exercise_dir(ex) / k).string());
         if (r.stage == Stage::test && ex.race_check && race::any_synchronises(kernels) && race::availability().on) {
             say("running the race check under Oclgrind to explain the failure (small sizes)");
-            const auto race = race::check(ws.test_binary(ex).string(), 600s);
+            const auto race = race::check(ws.test_binary(ex).string(), 600s, {}, {seed});
             r.race_s = race.run.seconds;
             r.log += "\n" + race.run.output;
             if (const auto why = race::explain_failure(race, 2); !why.empty()) r.problems.insert(r.problems.begin(), why);
@@ -200,7 +210,7 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
         r.race_note = "race check: SKIPPED, " + a.why_off;
     } else {
         say("running the race check under Oclgrind (small sizes)");
-        const auto race = race::check(ws.test_binary(ex).string(), 600s);
+        const auto race = race::check(ws.test_binary(ex).string(), 600s, {}, {seed});
         r.race_s = race.run.seconds;
         r.log += "\n" + race.run.output;
         if (!race.clean()) {

@@ -1,4 +1,4 @@
-// Exercise 16 graded test: first correct (N = 1, 17, 100, 257 and 1024: with N % 4 != 0 every row
+// Exercise 16 graded test: first correct (seeded sizes, matmul_sizes: with N % 4 != 0 every row
 // but the first starts off a 16-byte boundary; random non-symmetric inputs, C poisoned, guard band
 // after C, tolerance from Σ|a·b|), then fast: timed against exercise 15's solution and this
 // rung's, taking turns (check_matmul_speed).

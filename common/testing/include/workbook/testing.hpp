@@ -77,10 +77,20 @@ void check_vector_sum_kernel(const std::string& file, const std::string& kernel_
 void check_vector_sum_host(const std::string& op, std::size_t inputs, const std::string& kernel_file,
                            const std::string& kernel_name);
 
-// The sizes a matmul rung is graded at: 1, 17, 100, 257 (none a multiple of 16 or of a
-// work-group size) and 1024, each capped at the rung's max_n (which is then tried itself).
-// Under the simulator (WORKBOOK_SMALL=1): 1, 17, 33 and one past the rung's group_extent, so the
-// grid has at least two work-groups along each dimension, the last one partial.
+// The sizes a matmul rung is graded at, drawn from the seed in classes (g: the rung's
+// group_extent, r: a remainder in 0..min(g-1, 40)): small: 1, one inside a work-group, one whole
+// group and a partial one (g+1, or an odd size up to g+17 when g <= 32); large: whole groups near
+// 65..160 plus r, near 200..320 plus r, and whole groups near 1024 (1024 - g·k, k in 0..3);
+// mirrors: for each large size, the same remainder modulo g (g more when it is 0 or 1).
+struct MatmulSizes {
+    std::vector<int> small, large, mirrors;
+};
+MatmulSizes matmul_size_classes(const matmul::Rung& rung);
+// What the graded test runs, sorted, each capped at the rung's max_n: small and mirrors under the
+// simulator (WORKBOOK_SMALL=1, the race pass), and the large sizes too on the device. So the race
+// pass checks each size it checks on the device as well, and each large size's tests of N against
+// the tile through its mirror; a kernel that tests N's magnitude (N > 200) is not seen there (the
+// README's threat table says so).
 std::vector<int> matmul_sizes(const matmul::Rung& rung);
 
 // Grades a rung's mmul kernel with its own launch geometry (the runner's "matmul" operation):
