@@ -245,7 +245,9 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     run_one->add_option("--warmups", a->run_one.warmups);
     run_one->add_option("--repeats", a->run_one.repeats);
     run_one->add_option("--sittings", a->run_one.sittings)->check(CLI::Range(1, 8));
+    run_one->add_option("--secret-size", a->run_one.secret_list)->check(CLI::Range(1, 16384));
     run_one->add_flag("--race-pass", a->run_one.race_pass);
+    run_one->add_option("--race-size", a->run_one.race_sizes)->check(CLI::Range(1, 512));
     judge->add_flag("!--no-race-check", a->judge.race_check,
                     "judge without the Oclgrind race pass (refused otherwise when Oclgrind is missing; see README)");
     judge->add_flag("!--no-sandbox", a->judge.sandbox,

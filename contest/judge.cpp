@@ -48,7 +48,7 @@ namespace {
 
 // Oclgrind's first report as one line for the board: its headline and where, with the
 // temporary file's name replaced by the one students know.
-std::string race_reason(const race::Report& r, const std::string& kernel_path) {
+std::string race_reason(const race::Report& r, const std::string& kernel_path, const std::string& name) {
     std::string text = r.headline;
     std::istringstream details(r.details);
     for (std::string line; std::getline(details, line);) {
@@ -59,7 +59,7 @@ std::string race_reason(const race::Report& r, const std::string& kernel_path) {
     const std::string tail = kernel_path.substr(kernel_path.rfind('/', kernel_path.rfind('/') - 1) + 1);
     for (const auto& name : {kernel_path, tail})
         for (std::size_t at; (at = text.find(name)) != std::string::npos;) text.replace(at, name.size(), "submission.cl");
-    return race_pass_name() + ": " + text;
+    return name + ": " + text;
 }
 
 // run-one's verdict file: key=value lines.
@@ -73,21 +73,25 @@ std::map<std::string, std::string> read_verdict(const std::filesystem::path& fil
 
 // The race pass on a kernel the device accepted: empty when Oclgrind found nothing.
 std::string race_pass(const std::string& workbook, const std::filesystem::path& kernel,
-                      const std::filesystem::path& dir, const std::vector<std::string>& wrapper, const JudgeOptions& o) {
+                      const std::filesystem::path& dir, const std::vector<std::string>& wrapper, const JudgeOptions& o,
+                      const std::vector<int>& sizes) {
     const auto verdict = dir / "race-verdict.txt";
+    const std::string name = race_pass_name(sizes);
     // Oclgrind runs the runner (in its sandbox); the checker stays on the device-free host side.
-    const auto rc = race::check_runner({workbook, "contest", "run-one", kernel.string(), "--verdict", verdict.string(),
-                                        "--race-pass"},
+    std::vector<std::string> checker = {workbook, "contest", "run-one", kernel.string(), "--verdict", verdict.string(),
+                                        "--race-pass"};
+    for (const int n : sizes) checker.insert(checker.end(), {"--race-size", std::to_string(n)});
+    const auto rc = race::check_runner(checker,
                                        o.race_time_limit, wrapper, {},
                                        // Local memory as large as any GPU's: the device already ran the kernel.
                                        // Unoptimised, because Oclgrind cannot run LLVM's `freeze` instruction
                                        // that optimisation introduces.
                                        {"--local-mem-size", "262144", "--build-options", "-cl-opt-disable"}, dir);
-    if (!rc.reports.empty()) return race_reason(rc.reports.front(), kernel.string());
-    if (rc.run.timed_out) return fmt::format("{}: did not finish in {} s", race_pass_name(), o.race_time_limit.count());
+    if (!rc.reports.empty()) return race_reason(rc.reports.front(), kernel.string(), name);
+    if (rc.run.timed_out) return fmt::format("{}: did not finish in {} s", name, o.race_time_limit.count());
     if (rc.run.passed()) return {};
     const std::string reason = read_verdict(verdict)["reason"];
-    return race_pass_name() + ": " + (reason.empty() ? rc.run.status() : reason);
+    return name + ": " + (reason.empty() ? rc.run.status() : reason);
 }
 
 constexpr const char* work_prefix = "workbook-judge-";
@@ -291,11 +295,20 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::
     std::ofstream(dir / "submission.cl") << source;
     std::vector<std::string> argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "contest", "run-one",
                                      kernel.string(), "--verdict", verdict.string(),
-                                     "--n", std::to_string(o.ranking_n), "--secret-sizes",
-                                     std::to_string(o.secret_sizes), "--warmups", std::to_string(o.warmups),
+                                     "--n", std::to_string(o.ranking_n), "--warmups", std::to_string(o.warmups),
                                      "--repeats", std::to_string(o.repeats),
                                      "--sittings", std::to_string(o.sittings)};
     for (int s : o.public_sizes) argv.insert(argv.end(), {"--size", std::to_string(s)});
+    // The secret sizes, drawn here (never shown before the run) so that the race pass can check
+    // a stand-in for each of them and for the ranking size (run_one.hpp: race_pass_sizes).
+    std::random_device rd;
+    std::mt19937_64 gen((static_cast<std::uint64_t>(rd()) << 32) ^ rd());
+    std::vector<int> secret_and_ranking = {o.ranking_n};
+    for (int i = 0; i < o.secret_sizes; ++i) {
+        secret_and_ranking.push_back(std::uniform_int_distribution<int>(33, 400)(gen));
+        argv.insert(argv.end(), {"--secret-size", std::to_string(secret_and_ranking.back())});
+    }
+    const std::vector<int> race_sizes = race_pass_sizes(secret_and_ranking, gen);
     const std::vector<std::string> wrapper = runner_wrapper(work.runner(), o);
     std::vector<std::string> env = device_env;
     env.push_back("WORKBOOK_RUNNER_WRAPPER=" + joined(wrapper));
@@ -306,7 +319,7 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::
         // Checked at start too; Oclgrind gone since then ranks nothing unchecked.
         if (const auto why = race_check_skipped(o); !why.empty())
             return ended("failed", "the judge could not run the race pass (" + why + "): tell the instructor");
-        if (auto failure = race_pass(argv[0], kernel, dir, wrapper, o); !failure.empty())
+        if (auto failure = race_pass(argv[0], kernel, dir, wrapper, o, race_sizes); !failure.empty())
             return ended("rejected", failure);
     }
     if (r.timed_out) return ended("rejected", fmt::format("too slow or hung: killed after {} s", o.time_limit.count()));

@@ -4,6 +4,7 @@
 // a runner process (contest-runner, contest/runner_ops.cpp); no kernel runs in this one.
 #pragma once
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,16 +15,22 @@ struct RunOneOptions {
     int n = 1024;
     std::vector<int> public_sizes;
     int secret_sizes = 2, sittings = 3, warmups = 1, repeats = 9;  // warmups: per sitting
+    // Secret sizes the judge drew (--secret-size), checked in place of drawing secret_sizes here.
+    std::vector<int> secret_list;
     // The race pass: correctness at a few small sizes only, no timing, meant to run under
-    // Oclgrind (see race_check.hpp), which is too slow for the ranking size.
+    // Oclgrind (see race_check.hpp), which is too slow for the ranking size; at race_sizes
+    // (--race-size, the judge's race_pass_sizes()), or 17 and 70 when none are given.
     bool race_pass = false;
+    std::vector<int> race_sizes;
 };
 
-// The sizes of the race pass: one smaller than a typical 16-wide work-group, and one spanning
-// several groups with partial edge tiles.
-inline const std::vector<int> race_pass_sizes = {17, 70};
-// "race check (Oclgrind, N = 17 and 70)": how rejections by the race pass begin.
-std::string race_pass_name();
+// The race pass's sizes for one judging, drawn with `gen`: one inside a 16-wide work-group, one
+// spanning several groups of 16 to 64 with partial edge tiles, and for each of the judging's
+// secret and ranking sizes the same remainder modulo 32 (32 more when it is 0 or 1): every test
+// of N against a tile or vector width up to 32 goes the way it goes at the graded size.
+std::vector<int> race_pass_sizes(const std::vector<int>& graded, std::mt19937_64& gen);
+// "race check (Oclgrind, N = 9, 33 and 71)": how rejections by the race pass begin.
+std::string race_pass_name(const std::vector<int>& sizes);
 
 int run_one(const RunOneOptions& options);
 

@@ -99,8 +99,8 @@ expect_status pasted_macro rejected "does not compile: .*uses __OPTIMIZE__, a na
 if [ "${WORKBOOK_RACE_CHECK:-}" = off ] || ! command -v oclgrind > /dev/null; then
     echo "skip: no_second_barrier (the race check is off here)"
 else
-    expect_status no_second_barrier rejected "race check .Oclgrind, N = 17 and 70.: Read-write data race"
-    expect_status optimize_gated rejected "race check .Oclgrind, N = 17 and 70.: Read-write data race"
+    expect_status no_second_barrier rejected "race check .Oclgrind, N = [0-9, and]+.: Read-write data race"
+    expect_status optimize_gated rejected "race check .Oclgrind, N = [0-9, and]+.: Read-write data race"
     grep -E "^ +[0-9]+  no_second_barrier .*of submission.cl:" status.txt > /dev/null || fail "no_second_barrier: no line named"
 fi
 if command -v oclgrind > /dev/null && [ "${WORKBOOK_RACE_CHECK:-}" != off ]; then
