@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 namespace workbook {
 
@@ -81,6 +82,16 @@ std::string cpp_command() {
                      "WORKBOOK_CPP to a cpp binary)");
 }
 
+bool is_directive(std::string_view line) {
+    const auto first = line.find_first_not_of(" \t");
+    return first != std::string_view::npos && line[first] == '#';
+}
+
+std::string_view last_line(const std::string& text) {
+    const auto nl = text.rfind('\n');
+    return nl == std::string::npos ? std::string_view(text) : std::string_view(text).substr(nl + 1);
+}
+
 // Rebuilds the source's line structure from cpp's output: what cpp wrote for source line k goes
 // on line k (its linemarkers say which line that is), so compiler messages keep their lines.
 std::string by_source_line(const std::string& output, std::size_t source_lines) {
@@ -103,8 +114,9 @@ std::string by_source_line(const std::string& output, std::size_t source_lines) 
             // on a line after the last (never an allocation the size of that number).
             if (at >= lines.size()) lines.resize(std::min(at, lines.size()) + 1);
             at = std::min(at, lines.size() - 1);
-            // A directive cpp wrote (a #pragma, from _Pragma too) must start a line of its own.
-            lines[at] += (lines[at].empty() ? "" : line[0] == '#' ? "\n" : " ") + line;
+            // A directive cpp wrote (a #pragma, from _Pragma in a macro too) has a line of its
+            // own, and so has what follows it (else the pragma would swallow it).
+            lines[at] += (lines[at].empty() ? "" : is_directive(line) || is_directive(last_line(lines[at])) ? "\n" : " ") + line;
         }
         ++at;
     }

@@ -76,6 +76,33 @@ TEST_CASE("a compiler's macro pasted together or used as a value is refused, nam
                   "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n") == "(no error)");
 }
 
+TEST_CASE("a _Pragma inside a macro becomes a #pragma line of its own, and the code after it stays code") {
+    // The contest's GPU reference kernel unrolls its loops this way.
+    const auto p = workbook::preprocess(
+        kernel("#define SUM(n) _Pragma(\"unroll\") for (int i = 0; i < n; i++) { s += i; }\n"
+               "__kernel void k(__global int* o)\n{\n    int s = 0; SUM(4) SUM(2)\n    o[0] = s;\n}\n"),
+        "");
+    bool pragma = false;
+    for (const auto& line : lines_of(p.text)) {
+        if (line.find("#pragma") != std::string::npos) {
+            pragma = true;
+            CHECK(line.find("unroll") != std::string::npos);
+            CHECK(line.find("for") == std::string::npos);  // the loop is not swallowed by the pragma
+        }
+    }
+    CHECK(pragma);
+    auto& dev = workbook::unit::device();
+    const auto program = workbook::build_program(dev.context, kernel("#define SUM(n) _Pragma(\"unroll\") for (int i = 0; i < n; i++) { s += i; }\n"
+                                                                     "__kernel void k(__global int* o)\n{\n    int s = 0; SUM(4) SUM(2)\n    o[0] = s;\n}\n"));
+    cl::Kernel k(program, "k");
+    cl::Buffer out(dev.context, CL_MEM_READ_WRITE, sizeof(int));
+    k.setArg(0, out);
+    dev.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1));
+    int value = 0;
+    dev.queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof value, &value);
+    CHECK(value == 0 + 1 + 2 + 3 + 0 + 1);
+}
+
 TEST_CASE("a kernel that reads other files is refused before the preprocessor runs") {
     CHECK(has(refusal("int a;\n#include \"/etc/passwd\"\n"), "k.cl:2: a kernel is one file"));
     CHECK(has(refusal("#inc\\\nlude </etc/hostname>\n"), "k.cl:1: a kernel is one file"));
