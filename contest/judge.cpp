@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <thread>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -130,9 +132,10 @@ private:
 // The runner's sandbox (grading/sandbox.hpp): the runner program and the work folder, nothing
 // else of this machine's files (not the database, not other entries); as a user of its own when
 // the judge is root. Empty words when --no-sandbox.
-std::vector<std::string> runner_wrapper(const std::filesystem::path& scratch, const JudgeOptions& o) {
+std::vector<std::string> runner_wrapper(const std::filesystem::path& scratch, const JudgeOptions& o, int cpu_s = 0) {
     if (!o.sandbox) return {};
     grading::Sandbox box;
+    if (cpu_s > 0) box.limits.cpu_s = cpu_s;
     box.scratch = scratch.string();
     box.readable = {(std::filesystem::read_symlink("/proc/self/exe").parent_path() / "contest-runner").string()};
     if (::geteuid() == 0) {
@@ -319,7 +322,12 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::
         // Checked at start too; Oclgrind gone since then ranks nothing unchecked.
         if (const auto why = race_check_skipped(o); !why.empty())
             return ended("failed", "the judge could not run the race pass (" + why + "): tell the instructor");
-        if (auto failure = race_pass(argv[0], kernel, dir, wrapper, o, race_sizes); !failure.empty())
+        // The simulator's own CPU time: as much as its wall-time limit on every core (its
+        // threads count), not the device run's.
+        const int race_cpu_s = static_cast<int>(o.race_time_limit.count()) *
+                               static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        if (auto failure = race_pass(argv[0], kernel, dir, runner_wrapper(work.runner(), o, race_cpu_s), o, race_sizes);
+            !failure.empty())
             return ended("rejected", failure);
     }
     if (r.timed_out) return ended("rejected", fmt::format("too slow or hung: killed after {} s", o.time_limit.count()));

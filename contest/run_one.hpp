@@ -24,10 +24,11 @@ struct RunOneOptions {
     std::vector<int> race_sizes;
 };
 
-// The race pass's sizes for one judging, drawn with `gen`: one inside a 16-wide work-group, one
-// spanning several groups of 16 to 64 with partial edge tiles, and for each of the judging's
-// secret and ranking sizes the same remainder modulo 32 (32 more when it is 0 or 1): every test
-// of N against a tile or vector width up to 32 goes the way it goes at the graded size.
+// The race pass's sizes for one judging, drawn with `gen`: one spanning several groups of 16 to
+// 64 with partial edge tiles (66..79), for each of the judging's secret and ranking sizes one with
+// the same remainder modulo 32 (32 more when it is 0 or 1), so that every test of N against a tile
+// or vector width up to 32 goes the way it goes at the graded size, and one inside a 16-wide
+// work-group unless a stand-in already is.
 std::vector<int> race_pass_sizes(const std::vector<int>& graded, std::mt19937_64& gen);
 // "race check (Oclgrind, N = 9, 33 and 71)": how rejections by the race pass begin.
 std::string race_pass_name(const std::vector<int>& sizes);
