@@ -19,7 +19,7 @@ esac
 # What a student needs: build the exercises, run their demos and graded tests, and `workbook`
 # (watch, check with its race check under Oclgrind, hints, progress).
 student=(
-  cmake make g++
+  cmake make g++ cpp  # cpp: every kernel is preprocessed by the workbook itself (preprocess.hpp)
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo  # OpenCL loader and headers
   pocl-opencl-icd                                                  # the default device: the CPU
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev          # graded tests, util layer, CLI
