@@ -94,7 +94,12 @@ ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseco
                 const rlimit size{static_cast<rlim_t>(limits->file_bytes), static_cast<rlim_t>(limits->file_bytes)};
                 setrlimit(RLIMIT_FSIZE, &size);
             }
-            if (limits->environment) execvpe(args[0], args.data(), envp.data());
+            if (limits->environment) {
+                execvpe(args[0], args.data(), envp.data());
+                // Never on to the inherited environment below.
+                std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+                _exit(127);
+            }
         }
         for (const auto& e : extra_env) putenv(const_cast<char*>(e.c_str()));
         execvp(args[0], args.data());
