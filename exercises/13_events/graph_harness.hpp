@@ -44,9 +44,10 @@ inline GraphEvents enqueue_graph_guarded(cl::CommandQueue& queue, const cl::Prog
     });
     // On every way out but success the user events are completed here: a driver may refuse to
     // let a process end while a user event it knows of is still incomplete.
+    // (Setting a user event twice is an error: the caller may have released them already.)
     auto release_both = [&] {
-        release_first.setStatus(CL_COMPLETE);
-        release_second.setStatus(CL_COMPLETE);
+        for (cl::UserEvent* e : {&release_first, &release_second})
+            if (e->getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE) e->setStatus(CL_COMPLETE);
     };
     if (call.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
         release_both();

@@ -1,10 +1,13 @@
 // Exercise 13 graded test: enqueue_graph() is graded on its results and on its order. The runner
 // (runner.cpp) holds each independent command back with its own user event and reports, between
-// the releases, which commands had started; this test judges that, the results, and the
-// profiling timestamps of all three.
+// the releases, which commands had started, and what each command waits for (its wait list, read
+// where it was enqueued: the same on every device); this test judges that, the results, the
+// profiling timestamps of all three, and, with kernels of its own in place of events.cl, that
+// the device ran them (witness.hpp).
 #include "graph_harness.hpp"
 
 #include "workbook/testing.hpp"
+#include "workbook/witness.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -31,6 +34,29 @@ workbook::EventTimes times(const workbook::runner::Message& m, const std::string
         return v;
     };
     return {value("queued"), value("submit"), value("start"), value("end")};
+}
+
+// The order as the wait lists give it (wait_lists.hpp): what a device that runs its out-of-order
+// queue in enqueue order hides from the checks of which commands had started.
+void check_wait_lists(const workbook::runner::Message& m) {
+    if (m.num("order.logged") == -1) {
+        MESSAGE("the runner cannot log wait lists on this platform (Windows): the order is judged from which "
+                "commands have started alone");
+        return;
+    }
+    REQUIRE_MESSAGE(m.num("order.logged") == 1,
+                    "the three events enqueue_graph returned are not those of commands it enqueued (with "
+                    "clEnqueueNDRangeKernel, a kernel functor or enqueueNDRangeKernel): return each command's own "
+                    "event");
+    CHECK_MESSAGE(m.num("order.first_waits_release") == 1,
+                  "first does not wait for release_first: its wait list must hold release_first");
+    CHECK_MESSAGE(m.num("order.second_waits_release") == 1,
+                  "second does not wait for release_second: its wait list must hold release_second");
+    CHECK_MESSAGE(m.num("order.joined_waits_first") == 1,
+                  "joined does not wait for first: its wait list must hold first's event");
+    CHECK_MESSAGE(m.num("order.joined_waits_second") == 1,
+                  "joined does not wait for second: its wait list must hold second's event (the join reads y, "
+                  "which second writes)");
 }
 
 void check_times(const std::string& name, const workbook::EventTimes& t) {
@@ -69,11 +95,12 @@ TEST_CASE("13_events: two held commands, a join that waits for both, results and
         if (!told && !released) {
             MESSAGE(m.str("note"));
             if (m.num("overtakes") == 0)
-                MESSAGE("this device runs its out-of-order queue in enqueue order: a join that does not wait for both "
-                        "inputs cannot be told apart here; PoCL shows it");
+                MESSAGE("this device runs its out-of-order queue in enqueue order, so which commands have started "
+                        "shows little here; the wait lists themselves are checked, as on every device");
             told = true;
         }
 
+        check_wait_lists(m);
         if (!released) {
             CHECK_MESSAGE(m.num("held.first_started") == 0, "first started before release_first was set: its wait "
                                                             "list must hold release_first");
@@ -110,5 +137,65 @@ TEST_CASE("13_events: two held commands, a join that waits for both, results and
                                          fmt::format("Your exercise 13 graph: {} elements", count));
             fmt::print("timeline picture: {}\n", path);
         }
+    }
+}
+
+TEST_CASE("13_events: the graph launches the kernels it is given, on the device") {
+    // The witness (witness.hpp): the test's own events.cl in place of the exercise's, whose scale
+    // and add each add a mark to every value they write. Only a graph that launches them on the
+    // device returns z = 2a + 3b + 3·mark; one computed some other way has no marks.
+    const std::size_t count = wt::small_sizes_only() ? 61 : 1000;
+    auto rng = wt::rng("events witness", count);
+    const auto a = rng.uniform_vector(count), b = rng.uniform_vector(count);
+    const wt::Witness w = wt::kernels_witness("events.cl", R"(
+__kernel void scale(__global const float* in, __global float* out, const float factor, const unsigned int count) {
+    const uint i = (uint)get_global_id(0);
+    if (i < count) out[i] = factor * in[i] + witness_mark(i);
+}
+__kernel void add(__global const float* a, __global const float* b, __global float* out, const unsigned int count) {
+    const uint i = (uint)get_global_id(0);
+    if (i < count) out[i] = a[i] + b[i] + witness_mark(i);
+}
+)");
+    wt::Output x(count), y(count), z(count);
+    workbook::runner::Message request;
+    request.numbers["count"] = static_cast<double>(count);
+    request.arrays["a"] = wt::padded(a);
+    request.arrays["b"] = wt::padded(b);
+    request.arrays["x"] = x.initial();
+    request.arrays["y"] = y.initial();
+    request.arrays["z"] = z.initial();
+    request.numbers["released"] = 1;  // the order is checked above; this call is about who computes z
+    wt::attach(request, w);
+    const auto m = wt::call("events_graph", std::move(request));
+    const std::string guard = z.take(m.array("z", z.whole()));
+    CHECK_MESSAGE(guard.empty(), fmt::format("{} elements with the test's own events.cl: {} ({})", count, guard,
+                                             wt::repeat_hint()));
+    // x = 2a + mark and y = 3b + mark round once or twice each, their sum and the last mark once
+    // each: five roundings of at most 2^-24 of |2a| + |3b| + 3·mark, with one to spare.
+    const auto plain = expected_z(a, b);
+    std::vector<float> marked(count), scale(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const double mark = wt::witness_mark(w.key, static_cast<std::uint32_t>(i));
+        marked[i] = static_cast<float>(2.0 * a[i] + 3.0 * b[i] + 3.0 * mark);
+        scale[i] = plain.scale[i] + static_cast<float>(3.0 * mark);
+    }
+    const workbook::Tolerance tolerance{1e-37, 6 * workbook::float_unit_roundoff};
+    const auto got = z.values();
+    const auto result = workbook::compare(marked, got, tolerance, scale);
+    if (!result.ok()) {
+        const bool plain_result = workbook::compare(plain.z, got, ExpectedZ::tolerance, plain.scale).ok();
+        const std::string what = wt::explain_result("z with the test's own events.cl", count, result);
+        if (plain_result)
+            FAIL_CHECK(fmt::format(
+                "{}\nFor this case the test built its own events.cl (the same kernels and arguments; every value they "
+                "write carries a mark of its own) and passed that program to enqueue_graph. z came back right but "
+                "without the marks, so the kernels were not run: it was computed some other way (on the CPU?). A "
+                "grade here says the device did the work: launch scale and add from the program you are given.",
+                what));
+        else
+            FAIL_CHECK(fmt::format("{}\n(The test's own events.cl computes x = 2a + mark, y = 3b + mark and "
+                                   "z = x + y + mark: a graph that passes the case above passes this one.)",
+                                   what));
     }
 }

@@ -24,3 +24,22 @@ workbook_mutant(first_one_past_end events.cpp
   [=[scale(cl::EnqueueArgs(queue, after_first, range), buffers.a, buffers.x, 2.0f, buffers.count);]=]
   [=[scale(cl::EnqueueArgs(queue, after_first, cl::NDRange(buffers.count + 1)), buffers.a, buffers.x, 2.0f,
                          buffers.count + 1);  // planted bug: one past the end]=] RACE)
+# Host code that never launches the kernels: z = 2a + 3b on the CPU, written to the device, and
+# markers with the right wait lists standing in for the three commands. The order and z are
+# right; only the witness case (the test's own events.cl, whose values carry a mark) can tell.
+workbook_mutant(graph_on_cpu events.cpp
+  [=[    events.first = scale(cl::EnqueueArgs(queue, after_first, range), buffers.a, buffers.x, 2.0f, buffers.count);]=]
+  [=[    // planted bug: z computed on the CPU, markers in place of the commands
+    std::vector<float> a(buffers.count), b(buffers.count), z(buffers.count);
+    queue.enqueueReadBuffer(buffers.a, CL_TRUE, 0, a.size() * sizeof(float), a.data());
+    queue.enqueueReadBuffer(buffers.b, CL_TRUE, 0, b.size() * sizeof(float), b.data());
+    for (std::size_t i = 0; i < z.size(); ++i) z[i] = 2.0f * a[i] + 3.0f * b[i];
+    queue.enqueueWriteBuffer(buffers.z, CL_TRUE, 0, z.size() * sizeof(float), z.data());
+    queue.enqueueMarkerWithWaitList(&after_first, &events.first);
+    queue.enqueueMarkerWithWaitList(&after_second, &events.second);
+    const std::vector<cl::Event> inputs{events.first, events.second};
+    queue.enqueueMarkerWithWaitList(&inputs, &events.joined);
+    queue.flush();
+    if (buffers.count > 0) return events;
+    events.first = scale(cl::EnqueueArgs(queue, after_first, range), buffers.a, buffers.x, 2.0f, buffers.count);]=]
+  MESSAGE "without the marks")

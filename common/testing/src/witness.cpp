@@ -69,6 +69,12 @@ Witness matmul_witness(const std::string& file) {
     return w;
 }
 
+Witness kernels_witness(const std::string& file, const std::string& kernels) {
+    Witness w{file, "", witness_key(file)};
+    w.source = mark_function(w.key) + kernels;
+    return w;
+}
+
 void attach(runner::Message& request, const Witness& w) {
     request.text["witness_file"] = w.file;
     request.text["witness_source"] = w.source;

@@ -33,6 +33,11 @@ Witness vector_sum_witness(const std::string& file, const std::string& kernel_na
 // 0 the column): C[i][j] = sum over k of A[i][k]·B[k][j], plus mark(i·N + j).
 Witness matmul_witness(const std::string& file);
 
+// The kernels of file `file` written by the test itself: `kernels` is OpenCL C that may call
+// float witness_mark(uint index); the mark's definition is put before it. For exercises whose
+// kernels are neither a plain sum nor a product (13's scale and add).
+Witness kernels_witness(const std::string& file, const std::string& kernels);
+
 // Puts the witness into a request for the runner (runner_ops.hpp: witness_kernel).
 void attach(runner::Message& request, const Witness& witness);
 
