@@ -354,6 +354,12 @@ bool Database::has_student(const std::string& id) const {
     return count(*db_, "SELECT COUNT(*) FROM students WHERE id = ?", id) > 0;
 }
 
+void Database::in_one_transaction(const std::function<void()>& work) {
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    work();
+    t.commit();
+}
+
 void Database::add_student(const Student& st, const std::string& token_hash) {
     if (!st.alias_key.empty())
         if (const auto holder = alias_holder(st.alias_key))
@@ -378,7 +384,9 @@ void Database::set_token_hash(const std::string& id, const std::string& token_ha
 }
 
 void Database::set_active_students(const std::vector<std::string>& ids) {
-    SQLite::Transaction t(*db_);
+    // Inside the caller's transaction when there is one (enrolment's), else in one of its own.
+    std::optional<SQLite::Transaction> own;
+    if (sqlite3_get_autocommit(db_->getHandle())) own.emplace(*db_);
     db_->exec("UPDATE students SET active = 0");
     SQLite::Statement s(*db_, "UPDATE students SET active = 1 WHERE id = ?");
     for (const auto& id : ids) {
@@ -386,7 +394,7 @@ void Database::set_active_students(const std::vector<std::string>& ids) {
         s.exec();
         s.reset();
     }
-    t.commit();
+    if (own) own->commit();
 }
 
 std::optional<Student> Database::student_by_token_hash(const std::string& token_hash) const {
@@ -405,12 +413,15 @@ std::optional<std::string> Database::alias_holder(const std::string& alias_key) 
     return s.getColumn(0).getString();
 }
 
-void Database::bind_alias(const std::string& id, const std::string& alias, const std::string& alias_key) {
-    SQLite::Statement s(*db_, "UPDATE students SET alias = ?, alias_key = ? WHERE id = ? AND alias_key IS NULL");
+bool Database::bind_alias(const std::string& id, const std::string& alias, const std::string& alias_key) {
+    // One statement: two students binding one alias at once cannot both win.
+    SQLite::Statement s(*db_, "UPDATE students SET alias = ?, alias_key = ? WHERE id = ? AND alias_key IS NULL "
+                              "AND NOT EXISTS (SELECT 1 FROM students WHERE alias_key = ?)");
     s.bind(1, alias);
     s.bind(2, alias_key);
     s.bind(3, id);
-    if (s.exec() == 0) throw Error(fmt::format("student \"{}\" already has an alias", id));
+    s.bind(4, alias_key);
+    return s.exec() == 1;
 }
 
 // ---- the zoo -------------------------------------------------------------------------------

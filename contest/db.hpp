@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -164,12 +165,15 @@ public:
 
     // The roster (contest/roster.hpp): students, their token hashes and bound aliases.
     bool has_student(const std::string& id) const;
+    // Runs `work` in one transaction: all it writes, or (when it throws) nothing.
+    void in_one_transaction(const std::function<void()>& work);
     void add_student(const Student& student, const std::string& token_hash);  // Error if the alias is taken
     void set_token_hash(const std::string& id, const std::string& token_hash);
     void set_active_students(const std::vector<std::string>& ids);  // everyone else's token stops working
     std::optional<Student> student_by_token_hash(const std::string& token_hash) const;  // active ones only
     std::optional<std::string> alias_holder(const std::string& alias_key) const;  // the student id
-    void bind_alias(const std::string& id, const std::string& alias, const std::string& alias_key);
+    // Binds the alias to the student unless they have one or another student holds it (false then).
+    bool bind_alias(const std::string& id, const std::string& alias, const std::string& alias_key);
 
 private:
     void create_schema();  // every table, idempotent: retried while another process holds the lock

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 
 namespace workbook::contest {
@@ -76,6 +77,7 @@ std::vector<RosterEntry> read_roster(const std::filesystem::path& file) {
     if (!in) throw Error(fmt::format("cannot read the roster {}: check the path", file.string()));
     std::vector<RosterEntry> out;
     std::set<std::string> ids;
+    std::map<std::string, int> names;  // alias key -> line
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const std::string where = fmt::format("{}:{}", file.string(), number);
@@ -87,43 +89,59 @@ std::vector<RosterEntry> read_roster(const std::filesystem::path& file) {
             throw Error(fmt::format("{}: the student id \"{}\" must be 1 to 64 of A-Z a-z 0-9 . _ @ -", where, f[0]));
         if (!ids.insert(f[0]).second) throw Error(fmt::format("{}: the student id \"{}\" is listed twice", where, f[0]));
         RosterEntry e{f[0], f.size() == 2 ? f[1] : "", number};
-        if (!e.name.empty())
+        if (!e.name.empty()) {
             if (const auto problem = alias_problem(e.name); !problem.empty())
                 throw Error(fmt::format("{}: the name \"{}\" cannot be an alias: {}", where, e.name, problem));
+            if (const auto [it, fresh] = names.emplace(normalise_alias(e.name).key, number); !fresh)
+                throw Error(fmt::format("{}: the name \"{}\" is the same alias as line {}'s (aliases are compared "
+                                        "case-folded and NFKC-normalised); give one of them another name",
+                                        where, e.name, it->second));
+        }
         out.push_back(std::move(e));
     }
     if (out.empty()) throw Error(fmt::format("the roster {} lists no student", file.string()));
     return out;
 }
 
-std::vector<IssuedToken> enrol(Database& db, const std::vector<RosterEntry>& roster,
-                               const std::vector<std::string>& reissue) {
-    std::vector<IssuedToken> issued;
-    std::vector<std::string> ids;
-    for (const auto& e : roster) {
-        ids.push_back(e.id);
-        if (db.has_student(e.id)) continue;
-        Student st{e.id, e.name, "", ""};
-        if (!e.name.empty()) {
-            const Alias a = normalise_alias(e.name);
-            st.alias = a.display;
-            st.alias_key = a.key;
-        }
-        const std::string token = new_token();
-        db.add_student(st, token_hash(token));
-        issued.push_back({e.id, e.name, token});
-    }
-    for (const auto& id : reissue) {
-        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+Enrolment enrol(Database& db, const std::vector<RosterEntry>& roster, const std::vector<std::string>& reissue,
+                const std::function<void(const std::vector<IssuedToken>&)>& deliver) {
+    for (const auto& id : reissue)
+        if (std::none_of(roster.begin(), roster.end(), [&](const RosterEntry& e) { return e.id == id; }))
             throw Error(fmt::format("--reissue {}: no such student in the roster", id));
-        if (std::any_of(issued.begin(), issued.end(), [&](const IssuedToken& t) { return t.student == id; })) continue;
-        const std::string token = new_token();
-        db.set_token_hash(id, token_hash(token));
-        const auto it = std::find_if(roster.begin(), roster.end(), [&](const RosterEntry& e) { return e.id == id; });
-        issued.push_back({id, it->name, token});
-    }
-    db.set_active_students(ids);
-    return issued;
+    Enrolment out;
+    db.in_one_transaction([&] {
+        std::vector<std::string> ids;
+        for (const auto& e : roster) {
+            ids.push_back(e.id);
+            if (db.has_student(e.id)) continue;
+            Student st{e.id, e.name, "", ""};
+            if (!e.name.empty()) {
+                const Alias a = normalise_alias(e.name);
+                if (const auto holder = db.alias_holder(a.key))
+                    out.warnings.push_back(fmt::format(
+                        "{} (roster line {}) is enrolled without the name \"{}\": student \"{}\" took it as their "
+                        "alias at an upload. {} picks an alias at their first upload; to give them one, put another "
+                        "name beside them in the roster and start again.",
+                        e.id, e.line, e.name, *holder, e.id));
+                else
+                    st.alias = a.display, st.alias_key = a.key;
+            }
+            const std::string token = new_token();
+            db.add_student(st, token_hash(token));
+            out.issued.push_back({e.id, st.alias, token});
+        }
+        for (const auto& id : reissue) {
+            if (std::any_of(out.issued.begin(), out.issued.end(), [&](const IssuedToken& t) { return t.student == id; }))
+                continue;
+            const std::string token = new_token();
+            db.set_token_hash(id, token_hash(token));
+            const auto it = std::find_if(roster.begin(), roster.end(), [&](const RosterEntry& e) { return e.id == id; });
+            out.issued.push_back({id, it->name, token});
+        }
+        db.set_active_students(ids);
+        if (!out.issued.empty()) deliver(out.issued);
+    });
+    return out;
 }
 
 void append_tokens(const std::filesystem::path& file, const std::vector<IssuedToken>& tokens) {

@@ -6,6 +6,7 @@
 #include "contest/db.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,18 +20,26 @@ struct RosterEntry {
 
 // Lines "id" or "id,name" (a name in double quotes may hold commas); blank lines, lines starting
 // with '#' and a header line ("id,name", "student,...") are skipped. Throws workbook::Error naming
-// the file and line for a bad id, a refused name or a repeated id.
+// the file and line for a bad id, a refused name, a repeated id or a name that is another's alias.
 std::vector<RosterEntry> read_roster(const std::filesystem::path& file);
 
 struct IssuedToken {
     std::string student, name, token;
 };
 
+struct Enrolment {
+    std::vector<IssuedToken> issued;    // the tokens issued now: the only time they exist outside the students' hands
+    std::vector<std::string> warnings;  // a roster name enrolled without its alias, and why
+};
+
 // Adds the roster's new students with fresh tokens (the old ones keep theirs; `reissue` lists ids
-// whose token is replaced), and leaves only the roster's students able to upload. Returns the
-// tokens issued now: the only time they exist outside the students' hands.
-std::vector<IssuedToken> enrol(Database& db, const std::vector<RosterEntry>& roster,
-                               const std::vector<std::string>& reissue = {});
+// whose token is replaced), and leaves only the roster's students able to upload. All in one
+// transaction: `deliver` gets the new tokens before it commits, so a token works only once it has
+// been handed over, and when anything fails (`deliver` included) the database is as it was. A
+// roster name that another student already took as their alias at an upload is not given: that
+// student is enrolled without an alias (they pick one at their first upload), with a warning.
+Enrolment enrol(Database& db, const std::vector<RosterEntry>& roster, const std::vector<std::string>& reissue,
+                const std::function<void(const std::vector<IssuedToken>&)>& deliver);
 
 // Appends the tokens to `file` as CSV (student,name,token), creating it with mode 0600; refuses a
 // file that is a link, not ours, or readable by anyone else.

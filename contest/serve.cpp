@@ -109,11 +109,8 @@ Uploader student_uploader(const httplib::Request& req, Database& db) {
         return refused(403, fmt::format("your token's alias is \"{}\" (set by the roster or your first upload); "
                                         "upload as \"{}\" or leave the alias out",
                                         st->alias, st->alias));
-    if (st->alias_key.empty()) {
-        if (db.alias_holder(a.key))
-            return refused(403, fmt::format("\"{}\" is another student's alias; choose another", a.display));
-        db.bind_alias(st->id, a.display, a.key);
-    }
+    if (st->alias_key.empty() && !db.bind_alias(st->id, a.display, a.key))
+        return refused(403, fmt::format("\"{}\" is another student's alias; choose another", a.display));
     return {200, {}, "student:" + st->id, a.key == st->alias_key ? Alias{st->alias, st->alias_key} : a};
 }
 
@@ -306,11 +303,13 @@ std::string enrol_students(Database& db, const ServeOptions& o) {
         return "uploads: ONE SHARED TOKEN (informal mode): anyone who has it can upload under any alias, and the "
                "limits count per alias; for a contest, give each student a token with --roster FILE";
     const auto roster = read_roster(o.roster);
-    const auto issued = enrol(db, roster, o.reissue);
     auto file = o.tokens_file;
     if (file.empty()) file = o.roster.parent_path() / (o.roster.stem().string() + "-tokens.csv");
-    if (!issued.empty()) append_tokens(file, issued);
-    return fmt::format("uploads: one token per student (roster {}, {} students); {}", o.roster.string(),
+    const auto [issued, warnings] =
+        enrol(db, roster, o.reissue, [&](const std::vector<IssuedToken>& tokens) { append_tokens(file, tokens); });
+    std::string notes;
+    for (const auto& w : warnings) notes += "warning: " + w + "\n";
+    return notes + fmt::format("uploads: one token per student (roster {}, {} students); {}", o.roster.string(),
                        roster.size(),
                        issued.empty() ? std::string("no new tokens (the database holds only their hashes)")
                                       : fmt::format("{} new token(s) appended to {} (mode 0600): hand each student "

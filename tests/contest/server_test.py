@@ -213,6 +213,40 @@ def roster_test(helper, scratch):
           status == 429 and "less than 60 s ago" in text, f"{status} {text}")
     check("SIGTERM stops it: exit 0", server.stop() == 0)
 
+    # Enrolment is one transaction: with a tokens file it may not write (readable by others), the
+    # server refuses to start and the database gains no student, so no token is lost.
+    with open(roster, "w") as f:
+        f.write("alice\nbob,Bob B.\ndave\nerin\nfred\nzoe,CAROL\n")
+    os.chmod(tokens_file, 0o644)
+    server = Server(helper, scratch, "roster", "-", "--roster", roster, "--tokens", tokens_file)
+    check("a tokens file others can read: the server refuses to start, naming it",
+          server.port is None and server.stop() != 0 and "chmod 600" in server.text(), server.text())
+    db = sqlite3.connect(server.db)
+    enrolled = sorted(row[0] for row in db.execute("SELECT id FROM students"))
+    db.close()
+    check("and the database gained no student (fred and zoe are not half-enrolled)",
+          enrolled == ["alice", "bob", "carol", "dave", "erin"], str(enrolled))
+    os.chmod(tokens_file, 0o600)
+
+    # A roster name that a student already took at an upload (carol chose "carol", and she is off
+    # the roster now): the server still starts, zoe is enrolled without it and told why.
+    server = Server(helper, scratch, "roster", "-", "--roster", roster, "--tokens", tokens_file)
+    check("the server starts although zoe's roster name is carol's alias", server.port is not None, server.text())
+    if server.port is None:
+        return
+    port = server.port
+    check("it warns that zoe is enrolled without \"CAROL\", naming carol and the fix",
+          re.search(r'warning: zoe \(roster line 6\) is enrolled without the name "CAROL": student "carol" took it',
+                    server.text()) is not None and "another name beside them" in server.text(), server.text())
+    third = read_tokens(tokens_file)
+    check("fred and zoe got their tokens (and nobody else a new one)",
+          sorted(k for k in third if third[k] != again.get(k)) == ["fred", "zoe"], str(sorted(third)))
+    status, text = post(port, third["zoe"], "carol")
+    check("zoe cannot upload as carol: 403", status == 403 and "another student's alias" in text, f"{status} {text}")
+    check("zoe picks another alias: 200", post(port, third["zoe"], "Zoe")[0] == 200)
+    check("fred uploads: 200", post(port, third["fred"], "fred")[0] == 200)
+    check("SIGTERM stops it: exit 0", server.stop() == 0)
+
     # With one shared token, two spellings of one alias are still one alias (one rate limit, one row).
     server = Server(helper, scratch, "shared", "SECRET")
     if server.port is not None:
@@ -222,6 +256,17 @@ def roster_test(helper, scratch):
         status, text = post(server.port, "SECRET", "  ADA ")
         check("shared token: \"  ADA \" is too: 429", status == 429, f"{status} {text}")
     check("shared token: the server stops", server.stop() == 0)
+
+    # Two roster names that are one alias (case-folded, NFKC): refused before anything is enrolled.
+    twins = os.path.join(scratch, "twins.csv")
+    with open(twins, "w") as f:
+        f.write("id,name\nann,Ann\nbea,Bea\ncat,\uff21NN\n")
+    server = Server(helper, scratch, "twins", "-", "--roster", twins, "--tokens", os.path.join(scratch, "twins-tokens.csv"))
+    code = server.stop()
+    check("two roster names that are one alias: the server refuses, naming both lines",
+          server.port is None and code != 0 and "twins.csv:4" in server.text() and "line 2" in server.text(),
+          server.text())
+    check("... and issued no token", not os.path.exists(os.path.join(scratch, "twins-tokens.csv")))
 
     # The tokens must stay the instructor's: a tokens file others can read is refused.
     loose = os.path.join(scratch, "loose.csv")
