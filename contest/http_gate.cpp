@@ -4,7 +4,9 @@
 // timeout per recv(): a client sending one byte every few seconds holds that thread for ever, and
 // 40 of them hold the whole pool. Here the accept loop only registers the socket; one thread
 // polls every connection still arriving, against a deadline for the whole request; a small pool
-// runs httplib's process_request on requests that arrived whole, from memory.
+// runs httplib's process_request on requests that arrived whole, from memory, into memory; and
+// the polling thread sends the answers as the clients take them, against a deadline for the
+// whole answer. A client that never reads its answer costs a socket and a buffer, never a worker.
 #include "http_gate.hpp"
 
 #include <fmt/format.h>
@@ -35,11 +37,14 @@ using Clock = std::chrono::steady_clock;
 struct Connection {
     int fd = -1;
     std::string address;
+    std::string group;           // what the limits count per: the address, or an IPv6 address's /64
     int port = 0;
-    Clock::time_point deadline;
+    Clock::time_point deadline;  // for the request while it arrives, then for the answer
     std::string bytes;           // what arrived so far
     std::size_t header_end = 0;  // just past the blank line; 0 while the headers are arriving
     std::size_t body_length = 0;
+    std::string answer;          // the whole answer, once a worker made it
+    std::size_t sent = 0;
 };
 
 namespace {
@@ -79,14 +84,24 @@ bool peer(int fd, std::string& address, int& port) {
     return true;
 }
 
-// A request held in memory, answered on its socket: what httplib's process_request reads from.
+// The limits' unit for an address: IPv4 addresses one by one, IPv6 by /64 (one machine may hold
+// a whole /64 of them).
+std::string address_group(const std::string& address) {
+    in6_addr a6{};
+    if (address.find(':') == std::string::npos || inet_pton(AF_INET6, address.c_str(), &a6) != 1) return address;
+    std::string group;
+    for (int i = 0; i < 8; i += 2) group += fmt::format("{:02x}{:02x}:", a6.s6_addr[i], a6.s6_addr[i + 1]);
+    return group + ":/64";
+}
+
+// A request held in memory, its answer made in memory: what httplib's process_request reads from
+// and writes to. The gate's polling thread sends the answer.
 class BufferedStream : public httplib::Stream {
 public:
-    BufferedStream(const Connection& c, Clock::duration write_deadline)
-        : c_(c), write_deadline_(Clock::now() + write_deadline) {}
+    explicit BufferedStream(Connection& c) : c_(c) {}
 
     bool is_readable() const override { return at_ < c_.bytes.size(); }
-    bool is_writable() const override { return wait_writable(); }
+    bool is_writable() const override { return true; }
     ssize_t read(char* ptr, size_t size) override {
         const std::size_t n = std::min(size, c_.bytes.size() - at_);
         std::copy_n(c_.bytes.data() + at_, n, ptr);
@@ -94,14 +109,7 @@ public:
         return static_cast<ssize_t>(n);
     }
     ssize_t write(const char* ptr, size_t size) override {
-        std::size_t sent = 0;
-        while (sent < size) {
-            const ssize_t n = ::send(c_.fd, ptr + sent, size - sent, MSG_NOSIGNAL);
-            if (n > 0) sent += static_cast<std::size_t>(n);
-            else if (n < 0 && errno == EINTR) continue;
-            else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && wait_writable()) continue;
-            else return -1;
-        }
+        c_.answer.append(ptr, size);
         return static_cast<ssize_t>(size);
     }
     void get_remote_ip_and_port(std::string& ip, int& port) const override { ip = c_.address, port = c_.port; }
@@ -118,17 +126,8 @@ public:
     socket_t socket() const override { return c_.fd; }
 
 private:
-    // Until the response's deadline: a client that does not read its answer loses it.
-    bool wait_writable() const {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(write_deadline_ - Clock::now());
-        if (left.count() <= 0) return false;
-        pollfd p{c_.fd, POLLOUT, 0};
-        return ::poll(&p, 1, static_cast<int>(left.count())) == 1 && (p.revents & POLLOUT);
-    }
-
-    const Connection& c_;
+    Connection& c_;
     std::size_t at_ = 0;
-    Clock::time_point write_deadline_;
 };
 
 }  // namespace
@@ -163,6 +162,7 @@ public:
         for (auto& w : workers_) w.join();
         for (auto& c : incoming_) release(*c);
         for (auto& c : ready_) release(*c);
+        for (auto& c : answered_) release(*c);
         ::close(wake_);
     }
 
@@ -173,10 +173,11 @@ public:
         c->fd = fd;
         c->deadline = Clock::now() + limits_.request_deadline;
         if (!peer(fd, c->address, c->port)) return (void)::close(fd);
+        c->group = address_group(c->address);
         std::string refusal;
         {
             std::lock_guard lock(m_);
-            const auto it = per_address_.find(c->address);
+            const auto it = per_address_.find(c->group);
             const int mine = it == per_address_.end() ? 0 : it->second;
             if (stopping_) refusal = short_answer(503, "Service Unavailable", "the server is stopping");
             else if (limits_.max_per_address > 0 && mine >= limits_.max_per_address)
@@ -187,8 +188,11 @@ public:
             else if (total_ >= limits_.max_connections)
                 refusal = short_answer(503, "Service Unavailable", "the server is busy; try again in a few seconds");
             else {
-                ++per_address_[c->address], ++total_;
+                ++per_address_[c->group], ++total_;
                 fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+                // Answers wait in the gate's memory, not in up to 4 MiB of the kernel's per socket.
+                if (limits_.send_buffer_bytes > 0)
+                    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &limits_.send_buffer_bytes, sizeof limits_.send_buffer_bytes);
                 incoming_.push_back(std::move(c));
             }
         }
@@ -208,7 +212,7 @@ public:
         c.fd = -1;
         std::lock_guard lock(m_);
         --total_;
-        if (--per_address_[c.address] <= 0) per_address_.erase(c.address);
+        if (--per_address_[c.group] <= 0) per_address_.erase(c.group);
     }
 
 private:
@@ -217,20 +221,26 @@ private:
         (void)::write(wake_, &one, sizeof one);
     }
 
-    // The one thread that reads requests while they arrive.
+    // The one thread that reads requests while they arrive, and sends answers while they leave.
     void poll_loop() {
-        std::vector<std::unique_ptr<Connection>> arriving;
+        std::vector<std::unique_ptr<Connection>> arriving, sending;
         for (;;) {
             {
                 std::lock_guard lock(m_);
                 if (stopping_) break;
                 for (auto& c : incoming_) arriving.push_back(std::move(c));
                 incoming_.clear();
+                for (auto& c : answered_) sending.push_back(std::move(c));
+                answered_.clear();
             }
             std::vector<pollfd> fds{{wake_, POLLIN, 0}};
             auto next = Clock::now() + std::chrono::seconds(1);
             for (auto& c : arriving) {
                 fds.push_back({c->fd, POLLIN, 0});
+                next = std::min(next, c->deadline);
+            }
+            for (auto& c : sending) {
+                fds.push_back({c->fd, POLLOUT, 0});
                 next = std::min(next, c->deadline);
             }
             const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
@@ -240,6 +250,7 @@ private:
                 (void)::read(wake_, &n, sizeof n);
             }
             const auto now = Clock::now();
+            const std::size_t arriving_polled = arriving.size();
             std::vector<std::unique_ptr<Connection>> still;
             for (std::size_t i = 0; i < arriving.size(); ++i) {
                 auto& c = arriving[i];
@@ -257,8 +268,31 @@ private:
                 }
             }
             arriving = std::move(still);
+            still.clear();
+            for (std::size_t i = 0; i < sending.size(); ++i) {
+                auto& c = sending[i];
+                if (fds[1 + arriving_polled + i].revents != 0 && !send_more(*c)) continue;  // sent, or gone
+                if (now >= c->deadline) release(*c);  // a client that does not take its answer loses it
+                else still.push_back(std::move(c));
+            }
+            sending = std::move(still);
         }
         for (auto& c : arriving) release(*c);
+        for (auto& c : sending) release(*c);
+    }
+
+    // Sends what the socket takes now; false when the connection is done with (all sent, or gone):
+    // released.
+    bool send_more(Connection& c) {
+        while (c.sent < c.answer.size()) {
+            const ssize_t n = ::send(c.fd, c.answer.data() + c.sent, c.answer.size() - c.sent, MSG_NOSIGNAL);
+            if (n > 0) c.sent += static_cast<std::size_t>(n);
+            else if (n < 0 && errno == EINTR) continue;
+            else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+            else break;
+        }
+        release(c);
+        return false;
     }
 
     // Reads what is there; false when the connection was answered and closed (or closed by the
@@ -334,18 +368,42 @@ private:
         ready_cv_.notify_one();
     }
 
+    // The first request waiting whose address has fewer than its share of the workers busy.
+    std::deque<std::unique_ptr<Connection>>::iterator next_ready() {
+        return std::find_if(ready_.begin(), ready_.end(), [&](const std::unique_ptr<Connection>& c) {
+            const auto it = busy_.find(c->group);
+            return it == busy_.end() || it->second < std::max(1, limits_.workers_per_address);
+        });
+    }
+
     void work_loop() {
         for (;;) {
             std::unique_ptr<Connection> c;
             {
                 std::unique_lock lock(m_);
-                ready_cv_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
+                ready_cv_.wait(lock, [&] { return stopping_ || next_ready() != ready_.end(); });
                 if (stopping_) return;
-                c = std::move(ready_.front());
-                ready_.pop_front();
+                const auto it = next_ready();
+                c = std::move(*it);
+                ready_.erase(it);
+                ++busy_[c->group];
             }
             server_.serve_complete_request(*c);
-            release(*c);
+            {
+                std::lock_guard lock(m_);
+                if (--busy_[c->group] <= 0) busy_.erase(c->group);
+            }
+            ready_cv_.notify_all();  // a request of this address may now go
+            if (c->answer.empty()) {
+                release(*c);
+                continue;
+            }
+            c->deadline = Clock::now() + limits_.write_deadline;
+            {
+                std::lock_guard lock(m_);
+                answered_.push_back(std::move(c));
+            }
+            wake();
         }
     }
 
@@ -354,10 +412,12 @@ private:
     int wake_ = -1;
     std::mutex m_;
     bool stopping_ = false;
-    std::map<std::string, int> per_address_;
+    std::map<std::string, int> per_address_;  // open connections, by address group
+    std::map<std::string, int> busy_;         // requests in the workers' hands, by address group
     int total_ = 0;
     std::vector<std::unique_ptr<Connection>> incoming_;
     std::deque<std::unique_ptr<Connection>> ready_;
+    std::vector<std::unique_ptr<Connection>> answered_;  // answers for the polling thread to send
     std::condition_variable ready_cv_;
     std::once_flag started_;
     std::thread poller_;
@@ -390,7 +450,7 @@ bool GatedServer::process_and_close_socket(socket_t sock) {
 }
 
 void GatedServer::serve_complete_request(Connection& c) {
-    BufferedStream stream(c, limits_.write_deadline);
+    BufferedStream stream(c);
     bool closed = false;
     process_request(stream, /*close_connection=*/true, closed, [](httplib::Request&) {});
 }

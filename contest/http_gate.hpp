@@ -1,7 +1,8 @@
-// The contest server's front door: an httplib::Server whose connections are read by one poll()
-// thread, not by a pool thread each, so that slow clients cost a socket and a buffer, never a
-// thread. A request reaches httplib's routing only once it has arrived whole (headers and body)
-// before its deadline; each client address may hold a few connections at once.
+// The contest server's front door: an httplib::Server whose connections are read and written by
+// one poll() thread, not by a pool thread each, so that slow clients (sending or reading) cost a
+// socket and a buffer, never a thread. A request reaches httplib's routing only once it has
+// arrived whole (headers and body) before its deadline, and its answer is made in memory; each
+// client address (an IPv6 address's /64) may hold a few connections and two workers at once.
 #pragma once
 
 #include <httplib.h>
@@ -19,7 +20,9 @@ struct GateLimits {
     std::size_t max_header_bytes = 16 * 1024;
     std::size_t max_body_bytes = 1024 * 1024;           // larger Content-Length: 413 before reading it
     int workers = 8;                                    // threads that run the handlers
-    std::chrono::milliseconds write_deadline{10'000};   // for a whole response
+    int workers_per_address = 2;                        // of them, on one address's requests at once
+    std::chrono::milliseconds write_deadline{10'000};   // for a whole response, sent as the client reads
+    int send_buffer_bytes = 64 * 1024;                  // the kernel's per connection (SO_SNDBUF; 0: its own)
 };
 
 struct Connection;

@@ -20,6 +20,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -34,6 +35,7 @@ using namespace workbook::contest;
 int usage() {
     std::cerr << "usage: contest_serve_test serve DB PORT TOKEN [OPTION VALUE]...\n"
                  "       contest_serve_test record DB ALIAS GFLOPS[~PCT] [DEVICE]\n"
+                 "       contest_serve_test record-many DB PREFIX COUNT DEVICES\n"
                  "       contest_serve_test post PORT TOKEN ALIAS FILE\n"
                  "       contest_serve_test get PORT PATH\n"
                  "       contest_serve_test file-name DB ID\n";
@@ -70,6 +72,28 @@ int run(int argc, char** argv) {
             else return usage();
         }
         return serve(options);
+    }
+    if (command == "record-many" && argc == 6) {
+        // COUNT entries, PREFIX1 .. PREFIXCOUNT, each with one run on one of DEVICES devices in
+        // turn: boards of COUNT rows in all (ranking costs as the square of a board's rows).
+        Database db(argv[2]);
+        const int count = std::stoi(argv[4]), devices = std::max(1, std::stoi(argv[5]));
+        for (int k = 1; k <= count; ++k) {
+            const std::string alias = argv[3] + std::to_string(k);
+            Run run;
+            run.device = "Test Device " + std::to_string(k % devices);
+            run.driver = "1.0";
+            run.n = 1024;
+            run.gflops = 100.0 + k;
+            run.ratio = run.ratio_low = run.ratio_high = run.gflops / 500;
+            run.median_s = run.min_s = run.max_s = 2.0 * run.n * run.n * run.n / (run.gflops * 1e9);
+            run.repeats = 7;
+            run.sizes = "1,17,100,257,1024";
+            run.kernel_hash = "test";
+            db.record(db.queue(alias, "kernel.cl", "// recorded by contest_serve_test: " + alias + "\n", 0), run);
+        }
+        std::cout << count << "\n";
+        return 0;
     }
     if (command == "record" && (argc == 5 || argc == 6)) {
         Database db(argv[2]);

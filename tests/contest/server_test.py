@@ -443,6 +443,44 @@ def slow_test(helper, scratch):
     status, text, _ = request(server.port, b"POST /api/submit HTTP/1.1\r\nHost: c\r\nContent-Length: 99999999\r\n\r\n")
     check("a Content-Length past the limit: 413 before any body is read", status == 413, f"{status} {text}")
     check("SIGTERM stops the server: exit 0", server.stop() == 0)
+    slow_readers_test(helper, scratch)
+
+
+def non_reader(port, source, path="/api/board"):
+    """A connection that asks for `path` and never reads the answer (a receive buffer of 1 KiB)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    s.bind((source, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: contest\r\n\r\n".encode())
+    return s
+
+
+def slow_readers_test(helper, scratch):
+    """Clients that ask for a large answer and never read it: the server's workers stay free."""
+    db = os.path.join(scratch, "readers.db")
+    made = subprocess.run([helper, "record-many", db, "entry-", "1600", "40"], capture_output=True, text=True)
+    check("1,600 entries are recorded (on 40 devices: cheap to rank)", made.returncode == 0, made.stderr)
+    server = Server(helper, scratch, "readers", "SECRET")
+    if server.port is None:
+        check("the server with 1,600 entries starts", False, server.text())
+        return
+    port = server.port
+    status, text, _ = get(port, "/api/board")
+    # The server keeps 64 KiB per socket in the kernel (SO_SNDBUF, doubled by Linux), the client 1 KiB.
+    check(f"its /api/board is large ({len(text) // 1024} KiB: more than the sockets' buffers hold)",
+          status == 200 and len(text) > 256 * 1024, f"{status}, {len(text)} bytes")
+    # More non-readers than the server has workers (8), each from an address of its own.
+    readers = [non_reader(port, f"127.0.4.{i + 1}") for i in range(16)]
+    time.sleep(0.5)
+    probe_for(port, 4, "16 clients from 16 addresses that never read their answers")
+    # And from one address, as many as it may open (10).
+    readers += [non_reader(port, "127.0.5.1") for _ in range(10)]
+    time.sleep(0.5)
+    probe_for(port, 4, "10 more from one address")
+    for s in readers:
+        s.close()
+    check("SIGTERM stops the server: exit 0", server.stop() == 0)
 
 
 def main():
