@@ -34,7 +34,10 @@ using json = nlohmann::json;
 using namespace std::chrono_literals;
 
 // A task that ends without grading all of its chunk (failed, cancelled, preempted, its node lost)
-// is submitted this many times in all; then its submissions are reported as not graded.
+// is submitted this many times in all; then its submissions are reported as not graded. The
+// submission it was testing when it was stopped (the chunk's first one not graded: tests run in
+// order, one at a time) goes into a task of its own for its next attempt, so that a submission
+// that brings its task down costs its chunk-mates nothing.
 constexpr int attempts_per_chunk = 2;
 constexpr auto poll_every = 3s;
 
@@ -236,17 +239,37 @@ std::vector<std::string> missing_of(const Job& job, std::size_t k, const std::se
     return missing;
 }
 
-// The end of task k's last log: why it stopped, in its own words.
-std::string last_log(const Job& job, std::size_t k) {
+// Task k's last log, if it wrote one (it started).
+fs::path last_log(const Job& job, std::size_t k) {
     const auto ids = job.job_ids();
     for (auto id = ids.rbegin(); id != ids.rend(); ++id) {
         const fs::path log = job.out / "slurm" / "logs" / fmt::format("task-{}.{}.out", k, *id);
-        if (!fs::exists(log)) continue;
-        std::string text = read_file_or_empty(log);
-        if (text.size() > 1500) text = "..." + text.substr(text.size() - 1500);
-        return fmt::format("its log ({}) ends:\n{}", log.string(), text);
+        if (fs::exists(log)) return log;
     }
-    return "it left no log (did it start?)";
+    return {};
+}
+
+// Why task k could not grade, in its own words, when it said so (stopped.txt: an error of the
+// task, such as a refusal to start, never a student's output); "" when it was stopped from outside.
+fs::path stopped_file(const fs::path& out, std::size_t k) {
+    return task_dir(out, k) / "stopped.txt";
+}
+
+// What a student whose submission no attempt graded is told: about their own task only (a task's
+// log names its other submissions, so it stays the instructor's).
+std::string not_graded_reason(const Job& job, std::size_t k) {
+    const int attempts = job.j["attempts"][k].get<int>();
+    std::string why = read_file_or_empty(stopped_file(job.out, k));
+    if (!why.empty()) {
+        if (why.size() > 1500) why = why.substr(0, 1500) + "...";
+        return fmt::format("its Slurm task (array index {}) ended {} time(s) without grading it: the task could not "
+                           "grade: {}",
+                           k, attempts, why);
+    }
+    return fmt::format("its Slurm task (array index {}) ended {} time(s) without grading it, stopped from outside "
+                       "while it was being graded or before (cancelled, preempted, out of time or memory, or its node "
+                       "lost); the instructor has the task's log",
+                       k, attempts);
 }
 
 std::string hostname() {
@@ -275,7 +298,15 @@ int run_task(const Workspace& ws, const GradeOptions& given) {
     say(o, fmt::format("Slurm task {} of job {} on {}: {} submission(s)", k, job_id ? job_id : "?", hostname(),
                        o.part_names.size()));
     const auto start = std::chrono::steady_clock::now();
-    const int status = run_grade_step(ws, o);
+    fs::create_directories(task_dir(job.out, k));
+    fs::remove(stopped_file(job.out, k));
+    int status = 0;
+    try {
+        status = run_grade_step(ws, o);
+    } catch (const Error& e) {
+        write_atomically(stopped_file(job.out, k), e.what(), fs::perms::owner_read | fs::perms::owner_write);
+        throw;
+    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // How long a task takes, for planning a class's time on N nodes (the collecting step sums it up).
     write_atomically(
@@ -317,10 +348,29 @@ int collect(const Workspace& ws, const GradeOptions& given) {
             continue;
         }
         std::vector<std::size_t> again;
-        for (std::size_t k = 0; k < job.tasks(); ++k)
-            if (!missing_of(job, k, in_class_journal).empty() && job.j["attempts"][k].get<int>() < attempts_per_chunk)
-                again.push_back(k);
+        const std::size_t tasks = job.tasks();
+        for (std::size_t k = 0; k < tasks; ++k) {
+            const auto missing = missing_of(job, k, in_class_journal);
+            if (missing.empty() || job.j["attempts"][k].get<int>() >= attempts_per_chunk) continue;
+            again.push_back(k);
+            // Stopped from outside after it started, with others to grade beside the one under test:
+            // that one goes on alone, with the attempts it has had.
+            if (missing.size() > 1 && !fs::exists(stopped_file(job.out, k)) && !last_log(job, k).empty()) {
+                const std::string suspect = missing.front();
+                auto chunk = job.chunk(k);
+                std::erase(chunk, suspect);
+                job.j["chunks"][k] = chunk;
+                job.j["chunks"].push_back(std::vector<std::string>{suspect});
+                job.j["attempts"].push_back(job.j["attempts"][k].get<int>());
+                again.push_back(job.tasks() - 1);
+                say(o, fmt::format("slurm: task {} was stopped while it tested a submission: that one goes on in a "
+                                   "task of its own (array index {}), the other {} of its chunk without it",
+                                   k, job.tasks() - 1, missing.size() - 1));
+            }
+        }
         if (again.empty()) break;
+        std::sort(again.begin(), again.end());
+        job.save();
         const std::string id = submit(job, again);
         say(o, fmt::format("slurm: {} task(s) ended before grading all of their submissions (failed, cancelled or "
                            "preempted): submitted once more as job {} (array indices {})",
@@ -334,9 +384,12 @@ int collect(const Workspace& ws, const GradeOptions& given) {
     std::vector<double> seconds;
     for (std::size_t k = 0; k < job.tasks(); ++k) {
         const auto missing = missing_of(job, k, in_class_journal);
-        for (const auto& name : missing)
-            o.not_graded[name] = fmt::format("its Slurm task (array index {}) ended {} time(s) without grading it; {}",
-                                             k, job.j["attempts"][k].get<int>(), last_log(job, k));
+        for (const auto& name : missing) o.not_graded[name] = not_graded_reason(job, k);
+        if (!missing.empty())
+            say(o, fmt::format("slurm: task {} left {} submission(s) not graded after {} attempt(s); its last log: {}",
+                               k, missing.size(), job.j["attempts"][k].get<int>(),
+                               last_log(job, k).empty() ? std::string("none (it never started)")
+                                                        : last_log(job, k).string()));
         try {
             const json t = json::parse(read_file_or_empty(task_dir(job.out, k) / "timing.json"));
             if (t.at("submissions").get<int>() > 0) seconds.push_back(t.at("seconds").get<double>());

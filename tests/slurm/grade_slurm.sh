@@ -1,8 +1,9 @@
 #!/bin/bash
 # End-to-end test of `workbook grade --slurm` on a real, single-node Slurm started for the test
 # (start_slurm.sh): a small hostile class graded locally and through an array job, one task
-# cancelled half-way (as a preemption) and resubmitted, the gradebooks compared byte for byte;
-# the seed out of every task's reach; tasks without Oclgrind refused, twice, and reported.
+# cancelled while it tests a submission (as a node lost to it): that submission goes on in a task
+# of its own, its chunk-mate without it; the gradebooks compared byte for byte; the seed out of
+# every task's reach; tasks without Oclgrind refused, twice, and reported without chunk-mates' names.
 #   grade_slurm.sh SOURCE BUILD SCRATCH      exit 77: Slurm (or the sandbox) cannot run here
 set -euo pipefail
 src=$1 build=$2 work=$3
@@ -45,13 +46,12 @@ solved() {
     cp "$src/solutions/02_vadd/"* "$d/exercises/02_vadd/"
 }
 inject() { sed -i "/^void vadd_on_device/a $2" "$subs/$1/exercises/02_vadd/vadd_host.cpp"; }
+solved aaron
 solved alice
-solved anna
-# Slow but correct (half a second a call): a submission's row is written once its race passes are
-# done, during the next submission's graded tests, so anna's must last long enough to be caught
-# half-way.
-inject anna 'std::this_thread::sleep_for(std::chrono::milliseconds(500));'
-sed -i '1i #include <chrono>\n#include <thread>' "$subs/anna/exercises/02_vadd/vadd_host.cpp"
+# Slow but correct (half a second a call), and first in task 0's chunk (aaron, alice): it is under
+# test long enough for the task to be stopped then.
+inject aaron 'std::this_thread::sleep_for(std::chrono::milliseconds(500));'
+sed -i '1i #include <chrono>\n#include <thread>' "$subs/aaron/exercises/02_vadd/vadd_host.cpp"
 mkdir -p "$subs/bob/exercises"
 cp -r "$src/exercises/01_device_info" "$src/exercises/02_vadd" "$subs/bob/exercises/"
 (cd "$subs/bob" && zip -qr ../bob.zip .) && rm -rf "$subs/bob"
@@ -79,22 +79,28 @@ t0=$(date +%s)
 cat "$work/submit.log"
 job=$(sed -n 's/^submitted Slurm job \([0-9]*\).*/\1/p' "$work/submit.log")
 [ -n "$job" ] || fail "no job id in the submission's output"
-# A preemption: task 0 (alice, anna) cancelled once it has graded alice and is grading anna.
+# A node lost to a submission: task 0 (aaron, alice) cancelled once its reference runs are done
+# and before aaron's row is written, while it prepares or tests aaron.
 for _ in $(seq 3000); do  # up to 5 minutes on a loaded machine
-    [ -f "$out/slurm/task-0/journal.jsonl" ] && [ "$(wc -l < "$out/slurm/task-0/journal.jsonl")" -ge 1 ] && break
+    [ "$(ls "$out"/slurm/task-0/reference/*.txt 2>/dev/null | grep -vc builds)" -ge 2 ] && break
     sleep 0.1
 done
-[ "$(wc -l < "$out/slurm/task-0/journal.jsonl")" -eq 1 ] || fail "task 0 was not caught half-way (its journal: $(wc -l < "$out/slurm/task-0/journal.jsonl") records)"
+rows=$( (cat "$out/slurm/task-0/journal.jsonl" 2>/dev/null || true) | wc -l)
+[ "$rows" -eq 0 ] || fail "task 0 was not caught before aaron's row (its journal: $rows records)"
 scancel "${job}_0"
-echo "cancelled task 0 of job $job after it graded $(head -c 60 "$out/slurm/task-0/journal.jsonl")..."
+echo "cancelled task 0 of job $job while it graded aaron"
 "$wb" grade --out "$out" --wait > "$work/wait.log" 2>&1 || { cat "$work/wait.log"; fail "collecting the Slurm run failed"; }
 cat "$work/wait.log"
 echo "Slurm run: $(($(date +%s) - t0)) s"
-grep -q "submitted once more as job [0-9]* (array indices 0)" "$work/wait.log" || fail "the cancelled task was not submitted once more"
-relog=$(ls "$out"/slurm/logs/task-0.*.out | grep -v "task-0.$job.out")
-grep -q "1 already graded (journal)" "$relog" || fail "the resubmitted task did not resume from its journal: $(cat "$relog")"
+grep -q "task 0 was stopped while it tested a submission: that one goes on in a task of its own (array index 4), the other 1 of its chunk without it" "$work/wait.log" ||
+    fail "the submission under test was not moved to a task of its own"
+grep -q "submitted once more as job [0-9]* (array indices 0,4)" "$work/wait.log" || fail "the two tasks were not submitted"
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["chunks"]; assert c[0] == ["alice"] and c[4] == ["aaron"], c' \
+    "$out/slurm/job.json" || fail "job.json's chunks are not alice alone in task 0 and aaron alone in task 4"
+grep -q '"name":"aaron"' "$out/slurm/task-4/journal.jsonl" && grep -q '"name":"alice"' "$out/slurm/task-0/journal.jsonl" ||
+    fail "aaron was not graded by task 4, or alice by task 0"
 [ "$(cat "$out"/slurm/task-*/journal.jsonl | wc -l)" -eq 7 ] || fail "the task journals do not hold each submission once"
-echo "ok: a cancelled task is submitted once more and grades only what it had not (nothing lost, nothing twice)"
+echo "ok: the submission under test when its task was stopped goes on alone; its chunk-mate is graded without it"
 
 # The same gradebook as the local run, byte for byte (nothing in it is a timestamp), and the same
 # summary; every student's report with the same scores and statuses.
@@ -136,15 +142,19 @@ echo "ok: the seed reaches the tasks only through secret.toml, which student cod
 # every submission of it reported; with --no-race-check it grades and says so.
 mkdir -p "$work/small"
 cp -r "$subs/alice" "$work/small/"
-if WORKBOOK_OCLGRIND=/nonexistent "$wb" grade "$work/small" --out "$work/norace-out" --only 02 --slurm --wait \
+cp -r "$subs/alice" "$work/small/zed"
+if WORKBOOK_OCLGRIND=/nonexistent "$wb" grade "$work/small" --out "$work/norace-out" --only 02 --slurm --per-task 2 --wait \
     > "$work/norace.log" 2>&1; then
     fail "a class whose tasks cannot run was reported as graded"
 fi
 grep -q "submitted once more" "$work/norace.log" || fail "the refused task was not submitted once more: $(cat "$work/norace.log")"
 grep -qx "alice,alice,0.00,0.00,2.00" "$work/norace-out/gradebook.csv" || fail "norace gradebook: $(cat "$work/norace-out/gradebook.csv")"
-grep -q "not graded: its Slurm task (array index 0) ended 2 time(s) without grading it" "$work/norace-out/results/alice.json" &&
+grep -q "not graded: its Slurm task (array index 0) ended 2 time(s) without grading it: the task could not grade: " "$work/norace-out/results/alice.json" &&
     grep -q "the race pass cannot run: WORKBOOK_OCLGRIND names /nonexistent" "$work/norace-out/results/alice.json" ||
     fail "alice's report does not say why she was not graded: $(head -c 1500 "$work/norace-out/results/alice.json")"
+grep -q "zed" "$work/norace-out/results/alice.json" && fail "alice's report names her chunk-mate zed"
+grep -q "slurm: task 0 left 2 submission(s) not graded after 2 attempt(s); its last log: " "$work/norace.log" ||
+    fail "the instructor is not told where the task's log is: $(cat "$work/norace.log")"
 WORKBOOK_OCLGRIND=/nonexistent "$wb" grade "$work/small" --out "$work/norace2-out" --only 02 --no-race-check --slurm --wait \
     > "$work/norace2.log" 2>&1 || { cat "$work/norace2.log"; fail "--no-race-check did not reach the tasks"; }
 grep -qx "alice,alice,2.00,2.00,2.00" "$work/norace2-out/gradebook.csv" && grep -q "race pass off" "$work/norace2-out/summary.json" ||
