@@ -90,10 +90,6 @@ ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseco
                 const rlimit cpu{static_cast<rlim_t>(limits->cpu_seconds), static_cast<rlim_t>(limits->cpu_seconds)};
                 setrlimit(RLIMIT_CPU, &cpu);
             }
-            if (limits->file_bytes > 0) {
-                const rlimit size{static_cast<rlim_t>(limits->file_bytes), static_cast<rlim_t>(limits->file_bytes)};
-                setrlimit(RLIMIT_FSIZE, &size);
-            }
             if (limits->environment) {
                 execvpe(args[0], args.data(), envp.data());
                 // Never on to the inherited environment below.

@@ -40,7 +40,6 @@ struct ProcessLimits {
     std::string stdin_text;                              // its whole standard input (held in memory)
     std::optional<std::vector<std::string>> environment;  // empty: inherited, plus extra_env
     long cpu_seconds = 0;                                // 0: no limit
-    long long file_bytes = 0;                            // 0: no limit
 };
 ProcessResult run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const ProcessLimits& limits, std::size_t output_cap = 1 << 20);
