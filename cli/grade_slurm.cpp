@@ -385,11 +385,12 @@ int collect(const Workspace& ws, const GradeOptions& given) {
     for (std::size_t k = 0; k < job.tasks(); ++k) {
         const auto missing = missing_of(job, k, in_class_journal);
         for (const auto& name : missing) o.not_graded[name] = not_graded_reason(job, k);
-        if (!missing.empty())
+        if (!missing.empty()) {
+            const fs::path log = last_log(job, k);
             say(o, fmt::format("slurm: task {} left {} submission(s) not graded after {} attempt(s); its last log: {}",
                                k, missing.size(), job.j["attempts"][k].get<int>(),
-                               last_log(job, k).empty() ? std::string("none (it never started)")
-                                                        : last_log(job, k).string()));
+                               log.empty() ? std::string("none (it never started)") : log.string()));
+        }
         try {
             const json t = json::parse(read_file_or_empty(task_dir(job.out, k) / "timing.json"));
             if (t.at("submissions").get<int>() > 0) seconds.push_back(t.at("seconds").get<double>());

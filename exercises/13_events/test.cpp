@@ -65,6 +65,20 @@ void check_times(const std::string& name, const workbook::EventTimes& t) {
                               t.queued, t.submit, t.start, t.end));
 }
 
+// One events_graph call: a and b in, x, y and z poisoned (the Outputs keep what they were given).
+workbook::runner::Message graph_request(const std::vector<float>& a, const std::vector<float>& b, const wt::Output& x,
+                                        const wt::Output& y, const wt::Output& z, bool released) {
+    workbook::runner::Message request;
+    request.numbers["count"] = static_cast<double>(a.size());
+    request.arrays["a"] = wt::padded(a);
+    request.arrays["b"] = wt::padded(b);
+    request.arrays["x"] = x.initial();
+    request.arrays["y"] = y.initial();
+    request.arrays["z"] = z.initial();
+    if (released) request.numbers["released"] = 1;
+    return request;
+}
+
 }  // namespace
 
 TEST_CASE("13_events: two held commands, a join that waits for both, results and timestamps") {
@@ -83,15 +97,7 @@ TEST_CASE("13_events: two held commands, a join that waits for both, results and
         auto rng = wt::rng("events", count);
         const auto a = rng.uniform_vector(count), b = rng.uniform_vector(count);
         wt::Output x(count), y(count), z(count);
-        workbook::runner::Message request;
-        request.numbers["count"] = static_cast<double>(count);
-        request.arrays["a"] = wt::padded(a);
-        request.arrays["b"] = wt::padded(b);
-        request.arrays["x"] = x.initial();
-        request.arrays["y"] = y.initial();
-        request.arrays["z"] = z.initial();
-        if (released) request.numbers["released"] = 1;
-        const auto m = wt::call("events_graph", std::move(request));
+        const auto m = wt::call("events_graph", graph_request(a, b, x, y, z, released));
         if (!told && !released) {
             MESSAGE(m.str("note"));
             if (m.num("overtakes") == 0)
@@ -158,14 +164,8 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
 }
 )");
     wt::Output x(count), y(count), z(count);
-    workbook::runner::Message request;
-    request.numbers["count"] = static_cast<double>(count);
-    request.arrays["a"] = wt::padded(a);
-    request.arrays["b"] = wt::padded(b);
-    request.arrays["x"] = x.initial();
-    request.arrays["y"] = y.initial();
-    request.arrays["z"] = z.initial();
-    request.numbers["released"] = 1;  // the order is checked above; this call is about who computes z
+    // Released: the order is checked above; this call is about who computes z.
+    auto request = graph_request(a, b, x, y, z, true);
     wt::attach(request, w);
     const auto m = wt::call("events_graph", std::move(request));
     const std::string guard = z.take(m.array("z", z.whole()));
