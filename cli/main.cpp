@@ -1,14 +1,16 @@
 // `workbook`: the students' command. With no verb it watches the current exercise (watch.cpp);
 // the other verbs are for one-off use and scripts. Exit status: 0 ok, 1 a check failed, 2 error.
-#include "calibrate.hpp"
 #include "checker.hpp"
 #include "contest_cmd.hpp"
 #include "doctor.hpp"
-#include "grade.hpp"
-#include "gradescope.hpp"
 #include "term.hpp"
 #include "watch.hpp"
 #include "workspace.hpp"
+
+#include "workbook/grading/calibrate.hpp"
+#include "workbook/grading/grade.hpp"
+#include "workbook/grading/gradescope.hpp"
+#include "workbook/harness/course_tree.hpp"
 
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
@@ -156,7 +158,7 @@ int main(int argc, char** argv) {
     auto* progress = app.add_subcommand("progress", "a summary of your progress");
     auto* doctor = app.add_subcommand("doctor", "check the OpenCL installation: drivers, platforms, devices, Oclgrind");
     auto* devices = app.add_subcommand("devices", "list the OpenCL platforms and devices");
-    cli::GradeOptions grade_options;
+    workbook::grading::GradeOptions grade_options;
     auto* grade = app.add_subcommand("grade", "instructors: grade a folder of submissions into a gradebook");
     grade->add_option("SUBMISSIONS", grade_options.submissions,
                       "a folder holding one folder, .zip, .tar or .tar.gz per student (not needed to collect a "
@@ -216,7 +218,7 @@ int main(int argc, char** argv) {
         ->capture_default_str()->needs(slurm)->check(CLI::Range(1, 100000));
     grade->add_flag("--slurm-task", grade_options.slurm.task, "(internal: what each task of a --slurm job runs)")
         ->group("");
-    cli::CalibrateOptions calibrate_options;
+    workbook::grading::CalibrateOptions calibrate_options;
     auto* calibrate = app.add_subcommand(
         "calibrate", "instructors: what grading catches on this device (the suite's planted bugs and correct variants)");
     calibrate->footer(
@@ -257,10 +259,12 @@ int main(int argc, char** argv) {
             return workbook::exit_ok;
         }
         if (*contest) return run_contest();
+        // The instructor's verbs read the course and the build; the student's progress is not theirs.
+        if (*grade) return workbook::grading::run_grade(workbook::harness::CourseTree(root, build), grade_options);
+        if (*calibrate)
+            return workbook::grading::run_calibrate(workbook::harness::CourseTree(root, build), calibrate_options);
+        if (*package) return workbook::grading::make_gradescope_package(workbook::harness::CourseTree(root, build).root(), package_out);
         cli::Workspace ws(root, build);
-        if (*grade) return cli::run_grade(ws, grade_options);
-        if (*calibrate) return cli::run_calibrate(ws, calibrate_options);
-        if (*package) return cli::make_gradescope_package(ws, package_out);
         if (*list) {
             fmt::print("{}\n\n{}", style.bold(ws.course().title), cli::format_list(ws, style));
             fmt::print("\n`workbook` watches the current exercise (>); `workbook go NN` jumps to another.\n");

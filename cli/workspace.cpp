@@ -59,8 +59,7 @@ Progress read_progress(const fs::path& file) {
 
 }  // namespace
 
-Workspace::Workspace(fs::path root, fs::path build)
-    : root_(std::move(root)), build_(std::move(build)), course_(load_course(root_ / "course.toml")) {
+Workspace::Workspace(fs::path root, fs::path build) : tree_(std::move(root), std::move(build)) {
     progress_ = read_progress(progress_file(state_dir()));
     snapshot_pristine();
 }
@@ -68,7 +67,7 @@ Workspace::Workspace(fs::path root, fs::path build)
 // The starters as shipped, copied once before the student's first change could be recorded:
 // `reset` restores from here. (Taken on the first start of the CLI, which setup.sh runs.)
 void Workspace::snapshot_pristine() const {
-    for (const auto& ex : course_.exercises) {
+    for (const auto& ex : course().exercises) {
         const fs::path dir = pristine_dir(ex);
         if (fs::exists(dir)) continue;
         fs::create_directories(dir);
@@ -79,32 +78,23 @@ void Workspace::snapshot_pristine() const {
     }
 }
 
-const Exercise& Workspace::find(const std::string& key) const {
-    if (const Exercise* ex = course_.find(key)) return *ex;
-    std::string ids;
-    for (const auto& ex : course_.exercises) ids += (ids.empty() ? "" : ", ") + ex.id;
-    throw Error(fmt::format("no exercise \"{}\": give its number ({}), its name or its folder (`workbook list` shows "
-                            "them)",
-                            key, ids));
-}
-
 const Exercise& Workspace::current() const {
     if (!progress_.current.empty())
-        if (const Exercise* ex = course_.find(progress_.current)) return *ex;
-    for (const auto& ex : course_.exercises)
+        if (const Exercise* ex = course().find(progress_.current)) return *ex;
+    for (const auto& ex : course().exercises)
         if (progress(ex).status != Status::done) return ex;
-    return course_.exercises.back();
+    return course().exercises.back();
 }
 
 std::size_t Workspace::index_of(const Exercise& ex) const {
-    for (std::size_t i = 0; i < course_.exercises.size(); ++i)
-        if (course_.exercises[i].id == ex.id) return i;
+    for (std::size_t i = 0; i < course().exercises.size(); ++i)
+        if (course().exercises[i].id == ex.id) return i;
     return 0;
 }
 
 const Exercise* Workspace::next_after(const Exercise& ex) const {
     const std::size_t i = index_of(ex) + 1;
-    return i < course_.exercises.size() ? &course_.exercises[i] : nullptr;
+    return i < course().exercises.size() ? &course().exercises[i] : nullptr;
 }
 
 const ExerciseProgress& Workspace::progress(const Exercise& ex) const {
@@ -115,7 +105,7 @@ const ExerciseProgress& Workspace::progress(const Exercise& ex) const {
 
 std::size_t Workspace::done_count() const {
     std::size_t n = 0;
-    for (const auto& ex : course_.exercises) n += progress(ex).status == Status::done;
+    for (const auto& ex : course().exercises) n += progress(ex).status == Status::done;
     return n;
 }
 

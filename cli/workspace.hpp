@@ -3,6 +3,7 @@
 // .workbook/), which also holds the pristine starters that `reset` restores.
 #pragma once
 
+#include "workbook/harness/course_tree.hpp"
 #include "workbook/manifest.hpp"
 
 #include <filesystem>
@@ -33,11 +34,12 @@ public:
     // Takes the pristine snapshot of the starters the first time.
     Workspace(fs::path root, fs::path build);
 
-    const Course& course() const { return course_; }
-    const fs::path& root() const { return root_; }
-    const fs::path& build() const { return build_; }
+    const harness::CourseTree& tree() const { return tree_; }
+    const Course& course() const { return tree_.course(); }
+    const fs::path& root() const { return tree_.root(); }
+    const fs::path& build() const { return tree_.build(); }
 
-    const Exercise& find(const std::string& key) const;  // throws Error listing the ids
+    const Exercise& find(const std::string& key) const { return tree_.find(key); }  // throws Error listing the ids
     const Exercise& current() const;
     std::size_t index_of(const Exercise& ex) const;
     const Exercise* next_after(const Exercise& ex) const;  // nullptr after the last one
@@ -49,19 +51,18 @@ public:
     void record(const Exercise& ex, bool passed);  // a check's outcome
     void save() const;  // written atomically (temporary file, then rename)
 
-    fs::path exercise_dir(const Exercise& ex) const { return root_ / "exercises" / ex.dir(); }
-    fs::path solution_dir(const Exercise& ex) const { return root_ / "solutions" / ex.dir(); }
+    fs::path exercise_dir(const Exercise& ex) const { return tree_.exercise_dir(ex); }
+    fs::path solution_dir(const Exercise& ex) const { return tree_.solution_dir(ex); }
     fs::path pristine_dir(const Exercise& ex) const { return state_dir() / "pristine" / ex.dir(); }
     fs::path backup_dir() const { return state_dir() / "backups"; }
-    fs::path state_dir() const { return root_ / ".workbook"; }
+    fs::path state_dir() const { return root() / ".workbook"; }
     // The graded test binary built from the student's files, and its CMake target.
-    fs::path test_binary(const Exercise& ex) const { return build_ / "bin" / ("test-" + ex.dir() + "-starter"); }
-    std::string test_target(const Exercise& ex) const { return "ex" + ex.dir() + "_starter_test"; }
+    fs::path test_binary(const Exercise& ex) const { return tree_.test_binary(ex); }
+    std::string test_target(const Exercise& ex) const { return tree_.test_target(ex); }
 
 private:
     void snapshot_pristine() const;
-    fs::path root_, build_;
-    Course course_;
+    harness::CourseTree tree_;
     Progress progress_;
 };
 

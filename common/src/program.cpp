@@ -46,7 +46,7 @@ namespace {
 
 // WORKBOOK_BUILD_LOG names a file that gets a line per build: the kernel's name, a tab, the
 // options. The grader sets it for the instructor's reference runs only, to learn which builds a
-// graded test asks for, and builds a student's kernels the same way ahead of the test (grade.cpp:
+// graded test asks for, and builds a student's kernels the same way ahead of the test (grading/src/prepare.cpp:
 // warm_kernel_cache). One write per line, appended: a runner building on two threads interleaves
 // whole lines.
 void record_build(const KernelSource& source, const std::string& options) {

@@ -1,9 +1,9 @@
-// The Slurm driver of `workbook grade` (see grade_slurm.hpp). Everything a task grades goes
+// The Slurm driver of `workbook grade` (see slurm_grade.hpp). Everything a task grades goes
 // through the local grader (run_grade_step): the same checker, sandbox, budgets and race pass.
 // What is Slurm's alone is here: the job's files, sbatch, following the tasks with squeue, and
 // deciding which chunks to submit once more. The secret seed is never on a command line, in a job
 // script or in an environment: the tasks read it from the output folder's secret.toml (0600).
-#include "grade_slurm.hpp"
+#include "workbook/grading/slurm_grade.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"
@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace workbook::cli {
+namespace workbook::grading {
 
 namespace {
 
@@ -279,7 +279,7 @@ std::string hostname() {
 }
 
 // One array task: the local grader's `part` step on chunk SLURM_ARRAY_TASK_ID.
-int run_task(const Workspace& ws, const GradeOptions& given) {
+int run_task(const harness::CourseTree& tree, const GradeOptions& given) {
     const char* index = std::getenv("SLURM_ARRAY_TASK_ID");
     if (!index || !*index)
         throw Error(
@@ -302,7 +302,7 @@ int run_task(const Workspace& ws, const GradeOptions& given) {
     fs::remove(stopped_file(job.out, k));
     int status = 0;
     try {
-        status = run_grade_step(ws, o);
+        status = run_grade_step(tree, o);
     } catch (const Error& e) {
         write_atomically(stopped_file(job.out, k), e.what(), fs::perms::owner_read | fs::perms::owner_write);
         throw;
@@ -319,7 +319,7 @@ int run_task(const Workspace& ws, const GradeOptions& given) {
 
 // Follows the array until no task of ours is queued, submits once more each chunk whose task
 // ended without grading all of it, then merges everything into the gradebook.
-int collect(const Workspace& ws, const GradeOptions& given) {
+int collect(const harness::CourseTree& tree, const GradeOptions& given) {
     Job job = Job::load(fs::absolute(given.out));
     GradeOptions o = options_from_json(job.j.at("options"), given);
     if (!given.submissions.empty() && fs::weakly_canonical(given.submissions) != fs::weakly_canonical(o.submissions))
@@ -404,10 +404,10 @@ int collect(const Workspace& ws, const GradeOptions& given) {
                            job.j.at("options").at("per_task").get<int>(), seconds[seconds.size() / 2], seconds.size(),
                            seconds.front(), seconds.back(), job.j.at("options").at("per_task").get<int>()));
     }
-    return run_grade_step(ws, o);
+    return run_grade_step(tree, o);
 }
 
-int run_submit(const Workspace& ws, const GradeOptions& given) {
+int run_submit(const harness::CourseTree& tree, const GradeOptions& given) {
     need_tool("sbatch");
     need_tool("squeue");
     need_tool("scontrol");
@@ -429,7 +429,7 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
     // The class's secret seed, kept in out/secret.toml before any task starts: they all read it
     // there, and nothing else carries it (not the job script, the command lines or the environment).
     o.step = GradeOptions::Step::prepare;
-    run_grade_step(ws, o);
+    run_grade_step(tree, o);
     fs::create_directories(o.out / "slurm");
 
     Job job{o.out,
@@ -447,7 +447,7 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
                        names.size(), names.size() - todo.size(), job.tasks(), per));
     if (job.tasks() == 0) {
         job.save();
-        return collect(ws, given);
+        return collect(tree, given);
     }
     // Slurm takes array indices below its MaxArraySize (1001 unless the cluster says otherwise).
     std::size_t max_array = 1001;
@@ -471,8 +471,8 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
                                  "# One task of `workbook grade --slurm` (written by it): grades chunk "
                                  "$SLURM_ARRAY_TASK_ID of job.json\n# into task-$SLURM_ARRAY_TASK_ID/ beside it.\n"
                                  "exec {} --root {} --build-dir {} grade --out {} --slurm-task\n",
-                                 shell_quote(workbook), shell_quote(fs::absolute(ws.root()).string()),
-                                 shell_quote(fs::absolute(ws.build()).string()), shell_quote(o.out.string())),
+                                 shell_quote(workbook), shell_quote(fs::absolute(tree.root()).string()),
+                                 shell_quote(fs::absolute(tree.build()).string()), shell_quote(o.out.string())),
                      fs::perms::owner_all);
     std::vector<std::size_t> all(job.tasks());
     for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
@@ -490,7 +490,7 @@ int run_submit(const Workspace& ws, const GradeOptions& given) {
         say(o, fmt::format("follow it and write the gradebook: workbook grade --out {} --wait", o.out.string()));
         return exit_ok;
     }
-    return collect(ws, given);
+    return collect(tree, given);
 }
 
 }  // namespace
@@ -500,15 +500,15 @@ bool slurm_involved(const GradeOptions& o) {
            (!o.out.empty() && fs::exists(job_file(o.out)));
 }
 
-int run_grade_slurm(const Workspace& ws, const GradeOptions& o) {
-    if (o.slurm.task) return run_task(ws, o);
-    if (o.slurm.submit) return run_submit(ws, o);
+int run_grade_slurm(const harness::CourseTree& tree, const GradeOptions& o) {
+    if (o.slurm.task) return run_task(tree, o);
+    if (o.slurm.submit) return run_submit(tree, o);
     if (o.submissions.empty() && !fs::exists(job_file(o.out)))
         throw Error(
             fmt::format("give SUBMISSIONS, the folder of submissions to grade ({} holds no Slurm grading run to "
                         "collect)",
                         o.out.string()));
-    return collect(ws, o);
+    return collect(tree, o);
 }
 
-}  // namespace workbook::cli
+}  // namespace workbook::grading

@@ -4,9 +4,9 @@
 // a folder of their own (WORKBOOK_KERNEL_DIR), the checker on a seed with its evidence judged
 // against the solution's, and, when the test passes and the exercise has a race pass, the race
 // pass. Unlike the grader there is no sandbox: these are the course's own files.
-#include "calibrate.hpp"
+#include "workbook/grading/calibrate.hpp"
 
-#include "grade.hpp"
+#include "workbook/grading/graded_run.hpp"
 
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
@@ -29,7 +29,7 @@
 
 #include <unistd.h>
 
-namespace workbook::cli {
+namespace workbook::grading {
 
 using json = nlohmann::json;
 
@@ -158,11 +158,11 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
 
 class Calibration {
 public:
-    Calibration(const Workspace& ws, const CalibrateOptions& o) : ws_(ws), o_(o) {}
+    Calibration(const harness::CourseTree& tree, const CalibrateOptions& o) : tree_(tree), o_(o) {}
 
     int run() {
-        const fs::path manifest = o_.manifest.empty() ? ws_.build() / "calibration.json" : o_.manifest;
-        // No silent calibration without the race pass, as no silent grade (grade.cpp).
+        const fs::path manifest = o_.manifest.empty() ? tree_.build() / "calibration.json" : o_.manifest;
+        // No silent calibration without the race pass, as no silent grade (grader.cpp).
         std::string oclgrind;
         if (!o_.no_race_check) {
             oclgrind = race::require_available("the", "to calibrate the graded tests alone (the column \"only "
@@ -174,11 +174,11 @@ public:
             if (selected(e)) entries.push_back(std::move(e));
         if (entries.empty()) throw Error("--only matches no exercise of the manifest (give ids such as 02)");
         for (const auto& e : entries)
-            if (!ws_.course().find(e.exercise))
+            if (!tree_.course().find(e.exercise))
                 throw Error(fmt::format("{} names exercise {}, which {} does not list: the manifest comes from another "
                                         "tree.\nFix: point --root at that tree, or build this one (cmake --build {})",
-                                        manifest.string(), e.exercise, (ws_.root() / "course.toml").string(),
-                                        ws_.build().string()));
+                                        manifest.string(), e.exercise, (tree_.root() / "course.toml").string(),
+                                        tree_.build().string()));
 
         const std::string device = select_device(DeviceQuery::from_environment()).describe();
         seed_ = o_.seed;
@@ -229,9 +229,9 @@ public:
 private:
     bool selected(const Entry& e) const {
         if (o_.only.empty()) return true;
-        const Exercise* ex = ws_.course().find(e.exercise);
+        const Exercise* ex = tree_.course().find(e.exercise);
         for (const auto& key : o_.only) {
-            const Exercise* want = ws_.course().find(key);
+            const Exercise* want = tree_.course().find(key);
             if (!want) throw Error(fmt::format("--only {}: no such exercise (give ids such as 02)", key));
             if (ex == want) return true;
         }
@@ -257,12 +257,12 @@ private:
             throw Error(fmt::format("the solution of {} does not pass its own graded test on seed {} ({}), so nothing "
                                     "can be calibrated against it.\nFix: the instructor's tree first (ctest --test-dir "
                                     "{} -R {}.solution)\n{}",
-                                    e.exercise, seed_, r.status(), ws_.build().string(), e.exercise, sanitize(r.output, 2000)));
+                                    e.exercise, seed_, r.status(), tree_.build().string(), e.exercise, sanitize(r.output, 2000)));
         return reference_[e.exercise] = read_file_or_empty(file);
     }
 
     json calibrate(const Entry& e) {
-        const Exercise& ex = *ws_.course().find(e.exercise);
+        const Exercise& ex = *tree_.course().find(e.exercise);
         const auto start = std::chrono::steady_clock::now();
         json r = {{"exercise", e.exercise}, {"name", e.name}, {"kind", e.kind}, {"mark", e.mark}};
         // The kernel folder, as the grader gives a submission its own.
@@ -333,7 +333,7 @@ private:
         for (const auto& r : entries) {
             const std::string ex = r["exercise"];
             if (!per.count(ex)) order.push_back(ex);
-            const Exercise& exercise = *ws_.course().find(ex);
+            const Exercise& exercise = *tree_.course().find(ex);
             race_of[ex] = exercise.kernels.empty() || !exercise.race_check ? "none" : o_.no_race_check ? "off" : "on";
             Tally& t = per[ex];
             const std::string outcome = r["outcome"];
@@ -375,7 +375,7 @@ private:
                 {"entries", entries}};
     }
 
-    const Workspace& ws_;
+    const harness::CourseTree& tree_;
     CalibrateOptions o_;
     std::uint64_t seed_ = 0;
     std::string nonce_;
@@ -385,7 +385,7 @@ private:
 
 }  // namespace
 
-int run_calibrate(const Workspace& ws, const CalibrateOptions& options) { return Calibration(ws, options).run(); }
+int run_calibrate(const harness::CourseTree& tree, const CalibrateOptions& options) { return Calibration(tree, options).run(); }
 
 json read_calibration(const fs::path& file) {
     json j;
@@ -447,4 +447,4 @@ std::string calibration_text(const json& result) {
     return out;
 }
 
-}  // namespace workbook::cli
+}  // namespace workbook::grading

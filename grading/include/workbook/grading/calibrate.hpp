@@ -1,11 +1,11 @@
 // `workbook calibrate`: the grader measures its own power on the device it grades on. Every
 // planted bug (tests/mutants) and every correct kernel in an unusual style (tests/variants) of the
-// build goes through the grader's own path (grade.hpp: run_graded_test, run_race_pass) as a
+// build goes through the grader's own path (graded_run.hpp: run_graded_test, run_race_pass) as a
 // student's submission would, and the result is a table per exercise: planted bugs caught by the
 // graded test, caught only by the race pass, missed; correct variants accepted and rejected.
 #pragma once
 
-#include "workspace.hpp"
+#include "workbook/harness/course_tree.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
-namespace workbook::cli {
+namespace workbook::grading {
+
+namespace fs = std::filesystem;
 
 struct CalibrateOptions {
     fs::path manifest;               // empty: <build>/calibration.json
@@ -26,7 +28,7 @@ struct CalibrateOptions {
 
 // Exit status: 0 when every planted bug was caught and every correct variant accepted, 1 when
 // one was missed or rejected (each named), 2 on an error (no manifest, no Oclgrind, ...).
-int run_calibrate(const Workspace& ws, const CalibrateOptions& options);
+int run_calibrate(const harness::CourseTree& tree, const CalibrateOptions& options);
 
 // A calibration result (the JSON that --json writes) read back and checked: throws Error naming
 // the file and what is wrong with it. `workbook grade --calibration FILE` uses it.
@@ -34,4 +36,4 @@ nlohmann::json read_calibration(const fs::path& file);
 // Its table and the names of what it missed or rejected, as `workbook calibrate` prints them.
 std::string calibration_text(const nlohmann::json& result);
 
-}  // namespace workbook::cli
+}  // namespace workbook::grading

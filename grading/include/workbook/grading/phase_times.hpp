@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace workbook {
+namespace workbook::grading {
 
 class PhaseTimes {
 public:
@@ -50,4 +50,4 @@ private:
     std::vector<std::string> order_;
 };
 
-}  // namespace workbook
+}  // namespace workbook::grading

@@ -3,14 +3,14 @@
 // submits an unfinished chunk once more and merges the journals into the gradebook (README.md).
 #pragma once
 
-#include "grade.hpp"
+#include "workbook/grading/grade.hpp"
 
-namespace workbook::cli {
+namespace workbook::grading {
 
 // Whether the Slurm driver takes this command: --slurm, --wait, --slurm-task, no SUBMISSIONS, or
 // an output folder that a Slurm run owns.
 bool slurm_involved(const GradeOptions& options);
 
-int run_grade_slurm(const Workspace& ws, const GradeOptions& options);
+int run_grade_slurm(const harness::CourseTree& tree, const GradeOptions& options);
 
-}  // namespace workbook::cli
+}  // namespace workbook::grading

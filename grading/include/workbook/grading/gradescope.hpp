@@ -3,10 +3,11 @@
 // same checker as `workbook grade` grades each submission there.
 #pragma once
 
-#include "workspace.hpp"
+#include <filesystem>
 
-namespace workbook::cli {
+namespace workbook::grading {
 
-int make_gradescope_package(const Workspace& ws, const fs::path& zip);
+// `root`: the workbook's source tree, packed as it is (no build, no .workbook/).
+int make_gradescope_package(const std::filesystem::path& root, const std::filesystem::path& zip);
 
-}  // namespace workbook::cli
+}  // namespace workbook::grading

@@ -1,10 +1,10 @@
 // Where a grading run's time goes (see phase_times.hpp).
-#include "phase_times.hpp"
+#include "workbook/grading/phase_times.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace workbook {
+namespace workbook::grading {
 
 std::string PhaseTimes::table(int submissions) const {
     std::lock_guard lock(m_);
@@ -24,4 +24,4 @@ std::string PhaseTimes::json() const {
     return j.dump(2);
 }
 
-}  // namespace workbook
+}  // namespace workbook::grading

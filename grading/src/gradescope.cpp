@@ -1,7 +1,7 @@
 // Building the Gradescope autograder zip (see gradescope.hpp).
-#include "gradescope.hpp"
+#include "workbook/grading/gradescope.hpp"
 
-#include "grade.hpp"
+#include "workbook/grading/grade.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"
@@ -10,9 +10,9 @@
 
 #include <unistd.h>
 
-namespace workbook::cli {
+namespace workbook::grading {
 
-int make_gradescope_package(const Workspace& ws, const fs::path& zip) {
+int make_gradescope_package(const fs::path& root, const fs::path& zip) {
     using namespace std::chrono_literals;
     const fs::path out = fs::absolute(zip);
     const fs::path staging = fs::temp_directory_path() / fmt::format("workbook-gradescope-{}", ::getpid());
@@ -20,13 +20,13 @@ int make_gradescope_package(const Workspace& ws, const fs::path& zip) {
     fs::remove_all(staging);
     fs::create_directories(staging);
     // The source without build trees or the student state; the two scripts at the top.
-    auto r = run_process({"tar", "-C", ws.root().string(), "--exclude=./build*", "--exclude=./.workbook",
+    auto r = run_process({"tar", "-C", root.string(), "--exclude=./build*", "--exclude=./.workbook",
                           "--exclude=./.git", "--exclude=./make.def", "-cf", (staging / "src.tar").string(), "."},
                          300s);
     if (r.passed()) r = run_process({"tar", "-C", staging.string(), "-xf", (staging / "src.tar").string()}, 300s);
     fs::remove(staging / "src.tar");
     for (const char* f : {"setup.sh", "run_autograder"})
-        fs::copy_file(ws.root() / "grading" / "gradescope" / f, staging / f, fs::copy_options::overwrite_existing);
+        fs::copy_file(root / "grading" / "gradescope" / f, staging / f, fs::copy_options::overwrite_existing);
     fs::remove(out);
     if (r.passed()) r = run_process({"sh", "-c", "cd \"$0\" && zip -qr \"$1\" .", staging.string(), out.string()}, 300s);
     fs::remove_all(staging);
@@ -39,4 +39,4 @@ int make_gradescope_package(const Workspace& ws, const fs::path& zip) {
     return exit_ok;
 }
 
-}  // namespace workbook::cli
+}  // namespace workbook::grading

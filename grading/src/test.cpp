@@ -1,0 +1,241 @@
+// The reference runs, and one exercise of one submission tested: the graded run, then the race-pass policy (see grader.hpp).
+#include "grader.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/process.hpp"
+
+#include <atomic>
+#include <regex>
+#include <set>
+
+namespace workbook::grading {
+
+// Two at a time: a run is one process busy, PoCL's second thread only while a kernel runs.
+void Grader::reference_runs() {
+    const PhaseTimes::Scope timed(phases_, "reference runs (once)");
+    fs::create_directories(expected_cache());
+    std::atomic<std::size_t> next{0};
+    std::mutex results;
+    const auto worker = [&] {
+        for (std::size_t i; (i = next++) < exercises_.size();) reference_run(exercises_[i], results);
+    };
+    auto other = std::async(std::launch::async, worker);
+    worker();
+    other.get();
+}
+
+// One exercise's solution on the secret seed: its evidence, and the kernel builds it made.
+void Grader::reference_run(const Exercise* ex, std::mutex& results) {
+    const fs::path file = base() / "reference" / (ex->dir() + ".txt");
+    fs::create_directories(file.parent_path());
+    fs::remove(file);
+    // The instructor's kernels, built by this run into a cache of their own (see seed_kernel_cache).
+    const fs::path cache = kernel_cache(*ex);  // kept: PoCL keys it by source, options and device
+    fs::create_directories(cache);
+    const fs::path builds = base() / "reference" / (ex->dir() + "-builds.txt");
+    fs::remove(builds);
+    const auto r = run_process({tree_.test_binary(*ex, harness::solution).string()},
+                               std::chrono::seconds(ex->time_limit_s * 2),
+                               {fmt::format("WORKBOOK_SEED={}", seed_), "WORKBOOK_EVIDENCE_FILE=" + file.string(),
+                                "WORKBOOK_EVIDENCE_NONCE=" + nonce_, "POCL_CACHE_DIR=" + cache.string(),
+                                "WORKBOOK_REFERENCE_CACHE=" + (o_.share_work ? expected_cache().string() : ""),
+                                "WORKBOOK_BUILD_LOG=" + builds.string()});
+    if (!r.passed() || !fs::exists(file))
+        throw Error(fmt::format("the solution of {} does not pass its own test on the secret seed ({}): "
+                                "fix the instructor's tree first\n{}",
+                                ex->dir(), r.status(), cap(r.output, 2000)));
+    const std::lock_guard<std::mutex> lock(results);
+    reference_[ex->id] = read_file_or_empty(file);
+    // Which programs its runner built (kernel file, options), once each: see warm_kernel_cache.
+    std::set<std::pair<std::string, std::string>> seen;
+    std::istringstream lines(read_file_or_empty(builds));
+    for (std::string line; std::getline(lines, line);)
+        if (const auto tab = line.find('\t'); tab != std::string::npos) {
+            std::pair<std::string, std::string> b{line.substr(0, tab), line.substr(tab + 1)};
+            // A file of the exercise's folder, by name (the grader copies them there so).
+            if (b.first.empty() || b.first != fs::path(b.first).filename().string() || !seen.insert(b).second) continue;
+            builds_[ex->id].push_back(std::move(b));
+        }
+}
+
+// The student writes kernels as well as host code (02, 04).
+bool Grader::own_kernels(const Exercise& ex) {
+    return !kernel_only(ex) &&
+           std::any_of(ex.edit.begin(), ex.edit.end(), [](const std::string& f) { return fs::path(f).extension() == ".cl"; });
+}
+
+bool Grader::kernel_only(const Exercise& ex) {
+    return std::none_of(ex.edit.begin(), ex.edit.end(), [](const std::string& f) { return fs::path(f).extension() != ".cl"; });
+}
+
+// The exercise and every kernel file's name, length and text: the whole text, not a hash of it,
+// which a student could try to collide with a clean entry's (the texts are a few kB each).
+std::string Grader::race_key(const Exercise& ex, const fs::path& dir) const {
+    std::string text = ex.id;
+    for (const auto& k : ex.kernels) {
+        const std::string body = read_file_or_empty(dir / fs::path(k).filename());
+        text += fmt::format("\n{}\n{}\n", fs::path(k).filename().string(), body.size()) + body;
+    }
+    return text;
+}
+
+Grader::Tested Grader::test(const Exercise& ex, const Prepared& p) {
+    ExerciseGrade g{ex.id, "", 0, weight(ex), ""};
+    if (auto it = p.problem.find(ex.id); it != p.problem.end()) {
+        const std::string& why = it->second;
+        g.status = why.rfind("not submitted", 0) == 0 ? "not submitted"
+                   : why.rfind("ambiguous", 0) == 0   ? "ambiguous"
+                   : why.rfind("refused", 0) == 0     ? "refused"
+                   : why.rfind("too large", 0) == 0   ? "too large"
+                                                      : "build failed";
+        g.output = why;
+        if (auto from = p.graded_from.find(ex.id); from != p.graded_from.end()) g.output = from->second + g.output;
+        return {g, {}};
+    }
+    // The checker (the instructor's graded test, which runs no student code) runs here, outside
+    // the sandbox, and alone writes the evidence, where the sandbox cannot see; it starts the
+    // runner (the student's code) inside the sandbox and judges what comes back.
+    const fs::path dir = ex.kernels.empty() ? p.scratch / ex.dir() : p.kernels / ex.dir();
+    Sandbox box = sandbox_for(p);
+    box.env = {{"WORKBOOK_KERNEL_DIR", dir.string()}};
+    const long oom_before = p.budget ? p.budget->oom_kills() : 0;
+    GradedRunSpec spec;
+    spec.checker = tree_.test_binary(ex).string();
+    spec.runner = p.binary.at(ex.id).string();
+    spec.kernel_dir = dir;
+    spec.evidence = fs::absolute(base() / "evidence" / ("evidence-" + random_hex(8)));
+    spec.seed = seed_;
+    spec.nonce = nonce_;
+    spec.reference = reference_.at(ex.id);
+    spec.limit_s = o_.timeout_s > 0 ? o_.timeout_s : ex.time_limit_s;
+    spec.runner_wrapper = box.wrapper();
+    if (o_.share_work) spec.reference_cache = expected_cache();
+    const GradedRun run = [&] {
+        const PhaseTimes::Scope timed(phases_, "graded tests");
+        return run_graded_test(spec);
+    }();
+    const auto& r = run.process;
+    g.output = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : "";
+    g.output += cap(redact(r.output), 6000);
+    if (p.budget && p.budget->oom_kills() > oom_before)
+        g.output += fmt::format("\nthe submission's memory budget ({} MiB for all its processes) ran out: the system "
+                                "stopped a process of it\n",
+                                o_.budget.memory_mib);
+    g.status = run.status;
+    if (g.status != "passed" && g.status != "failed") {
+        g.output = fmt::format("{} ({}). {}\n{}", g.status, r.status(), run.verdict.problem, g.output);
+        return {g, {}};
+    }
+    g.score = g.max * run.verdict.cases_passed / std::max(1, run.verdict.cases_expected);
+    if (!race_note_.empty() && !ex.kernels.empty()) g.output += "\n" + race_note_;
+    // A failure of kernels with barriers or local memory: the race pass's finding (a divergent
+    // barrier, with its line) goes first; it explains, the score stays the test's.
+    std::vector<std::string> kernel_files;
+    for (const auto& k : ex.kernels) kernel_files.push_back((dir / fs::path(k).filename()).string());
+    const bool explain = g.status == "failed" && race::any_synchronises(kernel_files);
+    if ((g.status == "passed" || explain) && !ex.kernels.empty() && ex.race_check && race_note_.empty()) {
+        const auto a = race::availability();
+        if (!a.on) {
+            g.output += "\nrace check: SKIPPED, " + a.why_off;
+            return {g, {}};
+        }
+        Sandbox race_box = box;
+        // One simulator thread: the pass runs beside the graded tests, and Oclgrind on two threads
+        // spends about 45% more processor time on the same pass (10_mmul_block: 6.8 s against 4.7 s).
+        race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},
+                                                 {"WORKBOOK_DEVICE", ""}, {"WORKBOOK_DEVICE_TYPE", ""}});
+        if (o_.share_work) race_box.env.emplace_back("OCLGRIND_NUM_THREADS", "1");
+        const std::string from = p.graded_from.count(ex.id) ? p.graded_from.at(ex.id) : std::string();
+        std::packaged_task<ExerciseGrade()> pass([this, &ex, g, spec, race_box, dir, explain, from,
+                                                  budget = p.race_budget]() mutable {
+            // Where the student wrote only kernels, the pass runs the instructor's checker and runner
+            // with those kernels interpreted by Oclgrind: its outcome depends on their text alone, so
+            // a clean pass is kept by content and not run again for the same files. (Only clean
+            // ones: reports quote lines, and every student gets their own.)
+            const std::string key = !kernel_only(ex) || !o_.share_work ? std::string() : race_key(ex, dir);
+            const auto race = [&] {
+                if (const auto hit = clean_races_.find(key); !key.empty() && hit != clean_races_.end()) {
+                    const PhaseTimes::Scope timed(phases_, "race pass, same kernels as before");
+                    return hit->second;
+                }
+                const PhaseTimes::Scope timed(phases_, "race pass (Oclgrind)");
+                spec.race_limit_s = budget->grant(spec.limit_s * 10);
+                if (spec.race_limit_s < 1) {
+                    race::Result none;
+                    none.run.timed_out = true;
+                    return none;
+                }
+                auto r = run_race_pass(spec, race_box.wrapper());
+                budget->spend(r.run.seconds);
+                if (!key.empty() && r.clean()) clean_races_[key] = r;
+                // The second pass runs the instructor's runner (no student host code) with the
+                // student's kernels: its own limit, outside the budget.
+                if (own_kernels(ex) && !r.run.timed_out) {
+                    GradedRunSpec alone = spec;
+                    alone.race_limit_s = 0;
+                    r = with_kernels_alone(r, alone, race_box, ex);
+                }
+                return r;
+            }();
+            if (race.run.timed_out) {
+                // Past its share of the submission's race time (or out of it): this exercise
+                // scores nothing, and the lane moves on.
+                g.score = 0;
+                g.status = "timed out";
+                g.output += fmt::format("\nthe race pass (Oclgrind) did not finish within {} s: this submission's race "
+                                        "passes share {:.0f} s in all (twice the sum of its exercises' time limits), and a "
+                                        "pass that runs past its share scores 0",
+                                        spec.race_limit_s, budget->total_s);
+                return g;
+            }
+            if (explain) {  // after the "graded from" lines, which every report starts with
+                g.output.insert(g.output.rfind(from, 0) == 0 ? from.size() : 0,
+                                cap(race::explain_failure(race), 8000));
+            } else if (!race.clean()) {
+                g.score = 0;
+                g.status = "race";
+                for (const auto& rep : race.reports)
+                    g.output += cap(fmt::format("\nOclgrind: {}\n{}meaning: {}\n", rep.headline, rep.details,
+                                                rep.explanation()),
+                                    4000);
+                if (race.reports.empty()) g.output += "\nunder Oclgrind the test did not pass: " + race.run.status();
+            }
+            return g;
+        });
+        auto after = pass.get_future();
+        if (!o_.share_work) {  // as before: the pass right after its graded test
+            pass();
+            return {after.get(), {}};
+        }
+        race_lane_->post(std::move(pass));
+        return {g, std::move(after)};
+    }
+    return {g, {}};
+}
+
+// Where the student writes host code too, their process holds Oclgrind: it may unset the
+// variables that switch on its race check, or silence its reports (they come on its stderr).
+// So their kernels are checked again in a process of ours: the kernel test cases, through the
+// instructor's runner (the starter's, whose host code those cases never call). That verdict
+// is one no student code can reach; the pass through their own runner still checks how their
+// host code uses the device, as far as their process lets it.
+race::Result Grader::with_kernels_alone(race::Result own, GradedRunSpec spec, const Sandbox& box, const Exercise& ex) {
+    spec.runner = tree_.runner_binary(ex).string();
+    spec.cases = "*kernel:*";  // the cases that call the kernels directly, by their names
+    race::Result alone = run_race_pass(spec, box.wrapper());
+    if (alone.run.passed() && std::regex_search(alone.run.output, std::regex(R"(test cases:\s+0\s)")))
+        throw Error(fmt::format("{}: no test case of its checker is named \"... kernel: ...\", so its kernels cannot be "
+                                "race-checked apart from the student's host code.\nFix: name the checker's test "
+                                "cases that call the kernels directly \"{} kernel: ...\" (see exercises/02_vadd/test.cpp).",
+                                ex.dir(), ex.dir()));
+    for (auto& rep : own.reports) {
+        const bool seen = std::any_of(alone.reports.begin(), alone.reports.end(), [&](const race::Report& r) {
+            return r.headline == rep.headline && r.details == rep.details;
+        });
+        if (!seen) alone.reports.push_back(std::move(rep));
+    }
+    if (alone.run.passed() && !own.run.passed()) alone.run = std::move(own.run);
+    return alone;
+}
+
+}  // namespace workbook::grading
