@@ -4,12 +4,15 @@
 #include "term.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/harness/evidence.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
 #include "workbook/random.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <regex>
@@ -71,50 +74,6 @@ std::vector<std::string> summarize_build_output(const std::string& output) {
     return out;
 }
 
-std::vector<std::string> summarize_test_output(const std::string& output) {
-    const auto lines = split_lines(output);
-    std::vector<std::string> out;
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string& line = lines[i];
-        if (auto p = line.find("logged: "); p != std::string::npos) {
-            std::string item = line.substr(p + 8);
-            // doctest indents the continuation lines of a multi-line message.
-            while (i + 1 < lines.size() && lines[i + 1].rfind("          ", 0) == 0) {
-                item += '\n';
-                item += trim(lines[++i]);
-            }
-            keep_unique(out, seen, item);
-        } else if (auto q = line.find("THREW exception: "); q != std::string::npos) {
-            std::string item = line.substr(q + 17);
-            // The exception's own lines (file:line of a kernel error, options) up to the full log.
-            while (i + 1 < lines.size() && lines[i + 1].rfind("  ", 0) == 0 && lines[i + 1].find("---") == std::string::npos) {
-                item += '\n';
-                item += trim(lines[++i]);
-            }
-            keep_unique(out, seen, item);
-        } else if (line.find("ERROR: ") != std::string::npos && (i + 1 >= lines.size() ||
-                                                                 lines[i + 1].find("values:") == std::string::npos)) {
-            keep_unique(out, seen, trim(line.substr(line.find("ERROR: ") + 7)));
-        }
-    }
-    return out;
-}
-
-std::string summarize_speed(const std::string& output) {
-    const auto lines = split_lines(output);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const auto at = lines[i].find("speed at N = ");
-        if (at == std::string::npos) continue;
-        std::string block = lines[i].substr(at);
-        for (std::size_t k = i + 1; k < lines.size() && k <= i + 3; ++k) block += "\n" + lines[k];
-        if (i + 4 < lines.size() && (lines[i + 4].rfind("On this device", 0) == 0 || lines[i + 4].rfind("Your kernel", 0) == 0))
-            block += "\n" + lines[i + 4];
-        return block;
-    }
-    return "";
-}
-
 std::string format_result(const Exercise& ex, const CheckResult& r, const Style& style, bool verbose,
                           std::size_t max_problems) {
     std::string out;
@@ -169,22 +128,40 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
     std::random_device fresh;
     const std::string seed = fmt::format("WORKBOOK_SEED={}", fixed && *fixed ? session_seed()
                                                                            : (std::uint64_t{fresh()} << 32) ^ fresh());
+    // The verdict, the failed checks' messages, the speed table and the timeline come from the
+    // evidence record the graded test writes (harness/evidence.hpp), never from its console text.
+    const std::string nonce = fmt::format("{:016x}", (std::uint64_t{fresh()} << 32) ^ fresh());
+    fs::create_directories(ws.state_dir());
+    const fs::path evidence_file = ws.state_dir() / ("evidence-" + nonce);
     const auto test = run_process({ws.test_binary(ex).string()}, std::chrono::seconds(ex.time_limit_s),
-                                  {"WORKBOOK_TIMELINE_DIR=" + (ws.state_dir() / "timelines").string(), seed}, 256 * 1024);
+                                  {"WORKBOOK_TIMELINE_DIR=" + (ws.state_dir() / "timelines").string(), seed,
+                                   "WORKBOOK_EVIDENCE_FILE=" + evidence_file.string(), "WORKBOOK_EVIDENCE_NONCE=" + nonce},
+                                  256 * 1024);
+    const auto evidence = harness::read_evidence(read_file_or_empty(evidence_file), nonce);
+    std::error_code gone;
+    fs::remove(evidence_file, gone);
     r.test_s = test.seconds;
     r.log += "\n" + test.output;
-    r.speed = summarize_speed(test.output);
-    if (const auto at = test.output.find("timeline picture: "); at != std::string::npos)
-        r.timeline = test.output.substr(at, test.output.find('\n', at) - at);
-    if (!test.passed()) {
-        r.stage = test.output.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos ? Stage::kernel_build : Stage::test;
-        r.problems = summarize_test_output(test.output);
-        // A kernel too slow: its table and verdict in full, in place of the message's first line.
-        if (!r.speed.empty() && r.speed.find("Your kernel is correct but too slow") != std::string::npos) {
-            std::erase_if(r.problems, [](const std::string& p) { return p.rfind("speed at N = ", 0) == 0; });
+    if (evidence) {
+        r.speed = evidence->speed;
+        if (!evidence->timeline.empty()) r.timeline = "timeline picture: " + evidence->timeline;
+    }
+    if (!test.passed() || !evidence || !evidence->passed()) {
+        r.problems = evidence ? evidence->failures() : std::vector<std::string>{};
+        // A kernel build error's message ends with the device's whole build log: --verbose has it.
+        for (auto& p : r.problems)
+            if (const auto log = p.find("\n--- build log"); log != std::string::npos) p.erase(log);
+        const bool kernel_build = std::any_of(r.problems.begin(), r.problems.end(), [](const std::string& p) {
+            return p.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos;
+        });
+        r.stage = kernel_build ? Stage::kernel_build : Stage::test;
+        // A kernel too slow: its table and verdict first.
+        if (const auto slow = std::find(r.problems.begin(), r.problems.end(), r.speed);
+            !r.speed.empty() && slow != r.problems.end()) {
+            r.problems.erase(slow);
             r.problems.insert(r.problems.begin(), r.speed);
         }
-        if (!test.reported_test_failure())
+        if (!evidence || !evidence->complete || test.signaled || test.timed_out)
             r.problems.insert(r.problems.begin(),
                               fmt::format("the test did not finish normally: {}{}", test.status(),
                                           test.timed_out ? " (an endless loop, or a kernel far too slow?)" : ""));

@@ -29,14 +29,6 @@ struct CheckResult {
 CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
                            const std::function<void(const std::string&)>& step = {});
 
-// The parts of a failing doctest run a student needs: each failed check's message, or the
-// exception (a kernel build error, say) without the repeated build log; duplicates dropped.
-std::vector<std::string> summarize_test_output(const std::string& output);
-
-// The speed check's table from a test's output (the three kernels' GFLOPS and gains) with the
-// sentence after it (waived, or too slow), or "" when the test has none.
-std::string summarize_speed(const std::string& output);
-
 // The compiler's and linker's error lines from a build log, each with the line after it.
 std::vector<std::string> summarize_build_output(const std::string& output);
 

@@ -142,6 +142,7 @@ TEST_CASE("13_events: two held commands, a join that waits for both, results and
                                           {"joined", joined, {"first", "second"}}},
                                          fmt::format("Your exercise 13 graph: {} elements", count));
             fmt::print("timeline picture: {}\n", path);
+            wt::record_timeline(path);
         }
     }
 }

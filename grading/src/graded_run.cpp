@@ -4,38 +4,8 @@
 #include "workbook/grading/graded_run.hpp"
 #include "workbook/process.hpp"
 
-#include <set>
 
 namespace workbook::grading {
-
-Verdict judge_evidence(const std::string& text, const std::string& nonce, const std::string& reference) {
-    Verdict v;
-    std::set<std::string> expected;
-    std::istringstream ref(reference);
-    for (std::string line; std::getline(ref, line);)
-        if (line.rfind("case ", 0) == 0) expected.insert(line.substr(line.find(' ', 5) + 1));
-    v.cases_expected = static_cast<int>(expected.size());
-    std::istringstream in(text);
-    std::string first;
-    if (!std::getline(in, first) || first != "evidence " + nonce) {
-        v.problem = "the test left no valid evidence (it exited early, was killed, or something else wrote the file)";
-        return v;
-    }
-    std::set<std::string> passed, seen;
-    bool ended = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind("case ok ", 0) == 0) passed.insert(line.substr(8)), seen.insert(line.substr(8));
-        else if (line.rfind("case fail ", 0) == 0) seen.insert(line.substr(10));
-        else if (line.rfind("run ", 0) == 0) ended = true;
-    }
-    if (!ended || seen != expected) {
-        v.problem = "the test run did not complete every test case";
-        return v;
-    }
-    v.valid = true;
-    v.cases_passed = static_cast<int>(passed.size());
-    return v;
-}
 
 GradedRun run_graded_test(const GradedRunSpec& s) {
     fs::create_directories(s.evidence.parent_path());
@@ -48,7 +18,7 @@ GradedRun run_graded_test(const GradedRunSpec& s) {
                                           "WORKBOOK_REFERENCE_CACHE=" + s.reference_cache.string()};
     GradedRun g;
     g.process = run_process({s.checker}, std::chrono::seconds(s.limit_s), env, 64 * 1024);
-    g.verdict = judge_evidence(fs::exists(s.evidence) ? read_file_or_empty(s.evidence) : "", s.nonce, s.reference);
+    g.verdict = harness::judge_evidence(fs::exists(s.evidence) ? read_file_or_empty(s.evidence) : "", s.nonce, s.reference);
     fs::remove(s.evidence);
     const auto& r = g.process;
     const auto& v = g.verdict;

@@ -172,28 +172,29 @@ void check_matmul_speed(const SpeedSpec& spec) {
         fmt::format("this rung's solution ({})", spec.current), gf(times.solution), v.solution_gain,
         v.solution_spread.first, v.solution_spread.second, fmt::format("the previous rung's ({})", spec.previous),
         gf(times.previous));
-    if (v.ok) std::cout << table << "\n";  // a failure prints it in its message
-    if (v.waived && v.ok) {
-        std::cout << fmt::format("On this device the {} step gains {:.2f}x (less than the {:.2f}x the check needs to "
-                                 "tell it from noise): the speed requirement is waived here.\n",
-                                 spec.technique, v.solution_gain, v.waive_below);
-        return;
-    }
-    if (v.waived) {
-        CHECK_MESSAGE(v.ok, fmt::format("{}\nYour kernel is correct but too slow for this rung: on this device the {} step "
-                                        "gains only {:.2f}x, so the rung's own requirement is waived, but your kernel "
-                                        "reached {:.2f}x the previous rung's speed, below the {:.2f}x that noise explains. "
-                                        "It is slower than the kernel you wrote for the previous rung; see the README's "
-                                        "Key concepts. ({})",
-                                        table, spec.technique, v.solution_gain, v.student_gain, v.floor_gain,
-                                        repeat_hint()));
-        return;
-    }
-    CHECK_MESSAGE(v.ok, fmt::format("{}\nYour kernel is correct but too slow for this rung: it needs {:.2f}x the previous "
-                                    "rung's speed (halfway between the two references: {:.0f}% of this rung's solution), "
-                                    "and reached {:.2f}x. This rung is about {}; see the README's Key concepts. ({})",
-                                    table, v.required_gain, 100.0 / v.required_gain, v.student_gain, spec.technique,
-                                    repeat_hint()));
+    // The table and the sentence that goes with it: printed, kept in the evidence record
+    // (`workbook check` shows them pass or fail), and a failure's message.
+    std::string verdict;
+    if (v.waived && v.ok)
+        verdict = fmt::format("On this device the {} step gains {:.2f}x (less than the {:.2f}x the check needs to "
+                              "tell it from noise): the speed requirement is waived here.",
+                              spec.technique, v.solution_gain, v.waive_below);
+    else if (v.waived)
+        verdict = fmt::format("Your kernel is correct but too slow for this rung: on this device the {} step "
+                              "gains only {:.2f}x, so the rung's own requirement is waived, but your kernel "
+                              "reached {:.2f}x the previous rung's speed, below the {:.2f}x that noise explains. "
+                              "It is slower than the kernel you wrote for the previous rung; see the README's "
+                              "Key concepts. ({})",
+                              spec.technique, v.solution_gain, v.student_gain, v.floor_gain, repeat_hint());
+    else if (!v.ok)
+        verdict = fmt::format("Your kernel is correct but too slow for this rung: it needs {:.2f}x the previous "
+                              "rung's speed (halfway between the two references: {:.0f}% of this rung's solution), "
+                              "and reached {:.2f}x. This rung is about {}; see the README's Key concepts. ({})",
+                              v.required_gain, 100.0 / v.required_gain, v.student_gain, spec.technique, repeat_hint());
+    const std::string shown = verdict.empty() ? table : table + "\n" + verdict;
+    record_speed(shown);
+    if (v.ok) std::cout << shown << "\n";  // a failure prints it in its message
+    CHECK_MESSAGE(v.ok, shown);
 }
 
 }  // namespace workbook::testing

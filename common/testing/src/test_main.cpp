@@ -2,61 +2,92 @@
 // and the seed first, and teaches doctest to show OpenCL and workbook exceptions by name.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "workbook/errors.hpp"
+#include "workbook/harness/evidence.hpp"
 #include "workbook/random.hpp"
 #include "workbook/run_main.hpp"
 #include "workbook/testing.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
-// Evidence for the auto-checker, which ignores what a test prints and its exit status alone:
-// with WORKBOOK_EVIDENCE_FILE and WORKBOOK_EVIDENCE_NONCE set, the verdict of every test case
-// and the run's totals are written there at the end of the run, under the nonce. This process
-// runs none of the student's code (the runner does, and never sees these variables).
-struct Evidence {
-    std::string file, nonce;
-    std::vector<std::string> cases;
+// The evidence record (harness/evidence.hpp) for `workbook check`, the grader and calibration,
+// which read no verdict from what a test prints: with WORKBOOK_EVIDENCE_FILE and
+// WORKBOOK_EVIDENCE_NONCE set, every test case's verdict and failed checks, the speed table and
+// the run's totals are written there at the end of the run, under the nonce. This process runs
+// none of the student's code (the runner does, and never sees these variables).
+struct Recorder {
+    std::string file;
+    workbook::harness::Evidence record;
 };
 
-Evidence& evidence() {
-    static Evidence e;
-    return e;
+Recorder& recorder() {
+    static Recorder r;
+    return r;
 }
+
+std::string stringify(const doctest::String& s) { return std::string(s.c_str(), s.size()); }
 
 struct EvidenceListener : doctest::IReporter {
     explicit EvidenceListener(const doctest::ContextOptions&) {}
     void report_query(const doctest::QueryData&) override {}
     void test_run_start() override {}
     void test_run_end(const doctest::TestRunStats& s) override {
-        auto& e = evidence();
-        if (e.file.empty()) return;
-        std::ofstream out(e.file, std::ios::trunc);
-        out << "evidence " << e.nonce << "\n";
-        for (const auto& c : e.cases) out << c << "\n";
-        out << "run cases=" << s.numTestCasesPassingFilters << " failed=" << s.numTestCasesFailed
-            << " asserts=" << s.numAsserts << " asserts_failed=" << s.numAssertsFailed << "\n";
+        auto& r = recorder();
+        if (r.file.empty()) return;
+        r.record.complete = true;
+        r.record.asserts = s.numAsserts;
+        r.record.asserts_failed = s.numAssertsFailed;
+        std::ofstream(r.file, std::ios::trunc) << workbook::harness::write_evidence(r.record);
     }
-    void test_case_start(const doctest::TestCaseData& data) override { name_ = data.m_name; }
+    void test_case_start(const doctest::TestCaseData& data) override {
+        current_ = {data.m_name, false, {}};
+    }
     void test_case_reenter(const doctest::TestCaseData&) override {}
     void test_case_end(const doctest::CurrentTestCaseStats& s) override {
-        evidence().cases.push_back(std::string(s.testCaseSuccess ? "case ok " : "case fail ") + name_);
+        current_.passed = s.testCaseSuccess;
+        recorder().record.cases.push_back(std::move(current_));
     }
-    void test_case_exception(const doctest::TestCaseException&) override {}
+    void test_case_exception(const doctest::TestCaseException& e) override { add(stringify(e.error_string)); }
     void subcase_start(const doctest::SubcaseSignature&) override {}
     void subcase_end() override {}
-    void log_assert(const doctest::AssertData&) override {}
-    void log_message(const doctest::MessageData&) override {}
+    // A failed check says what its CHECK_MESSAGE or INFO said (the active contexts), else which
+    // expression failed and with what values.
+    void log_assert(const doctest::AssertData& a) override {
+        if (!a.m_failed) return;
+        std::string message;
+        const int n = doctest::IReporter::get_num_active_contexts();
+        const doctest::IContextScope* const* contexts = doctest::IReporter::get_active_contexts();
+        for (int i = 0; i < n; ++i) {
+            std::ostringstream text;
+            contexts[i]->stringify(&text);
+            message += (message.empty() ? "" : "\n") + text.str();
+        }
+        if (message.empty() && a.m_threw) message = stringify(a.m_exception);
+        if (message.empty()) message = std::string("check failed: ") + a.m_expr + " (values: " + stringify(a.m_decomp) + ")";
+        add(message);
+    }
+    // FAIL_CHECK and FAIL are failures; MESSAGE and WARN only notes.
+    void log_message(const doctest::MessageData& m) override {
+        if (m.m_severity & doctest::assertType::is_warn) return;
+        add(stringify(m.m_string));
+    }
     void test_case_skipped(const doctest::TestCaseData&) override {}
 
 private:
-    std::string name_;
+    void add(const std::string& message) {
+        if (std::find(current_.failures.begin(), current_.failures.end(), message) == current_.failures.end())
+            current_.failures.push_back(message);
+    }
+    workbook::harness::CaseEvidence current_;
 };
 
 REGISTER_LISTENER("workbook-evidence", 1, EvidenceListener);
@@ -64,12 +95,22 @@ REGISTER_LISTENER("workbook-evidence", 1, EvidenceListener);
 void take_evidence_settings() {
     const char* file = std::getenv("WORKBOOK_EVIDENCE_FILE");
     const char* nonce = std::getenv("WORKBOOK_EVIDENCE_NONCE");
-    if (file && nonce) evidence() = Evidence{file, nonce, {}};
+    if (file && nonce) {
+        recorder().file = file;
+        recorder().record.nonce = nonce;
+    }
     unsetenv("WORKBOOK_EVIDENCE_NONCE");
     unsetenv("WORKBOOK_EVIDENCE_FILE");
 }
 
 }  // namespace
+
+namespace workbook::testing {
+
+void record_speed(const std::string& text) { recorder().record.speed = text; }
+void record_timeline(const std::string& path) { recorder().record.timeline = path; }
+
+}  // namespace workbook::testing
 
 REGISTER_EXCEPTION_TRANSLATOR(const workbook::Error& e) {
     return doctest::String(workbook::describe_exception(std::make_exception_ptr(e)).c_str());

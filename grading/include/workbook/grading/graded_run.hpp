@@ -3,6 +3,7 @@
 // wrapper, and alone writes the evidence; the evidence is judged against the solution's.
 #pragma once
 
+#include "workbook/harness/evidence.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
 
@@ -15,14 +16,8 @@ namespace workbook::grading {
 
 namespace fs = std::filesystem;
 
-// One exercise's evidence file, judged against the solution's: the share of the expected test
-// cases that passed, or a reason it counts for nothing. Exposed for the unit tests.
-struct Verdict {
-    bool valid = false;
-    int cases_expected = 0, cases_passed = 0;
-    std::string problem;  // why the evidence is missing or wrong
-};
-Verdict judge_evidence(const std::string& text, const std::string& nonce, const std::string& reference);
+// A run's verdict is read from its evidence record (harness/evidence.hpp: judge_evidence).
+using harness::Verdict;
 
 // The instructor's checker, on the inputs of `seed`, starts `runner` (behind `runner_wrapper`: the
 // sandbox, or nothing) on the kernels in `kernel_dir`; the evidence it writes is judged against
