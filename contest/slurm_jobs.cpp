@@ -1,6 +1,8 @@
 // The zoo's Slurm jobs, server side and job side (see slurm_jobs.hpp).
 #include "contest/slurm_jobs.hpp"
 
+#include "workbook/grading/slurm.hpp"
+
 #include "contest/http_json.hpp"
 #include "contest/roster.hpp"
 #include "contest/run_one.hpp"
@@ -102,14 +104,6 @@ std::string job_folder_name(const Zoo& zoo, const Judging& j) {
     return fmt::format("{}-dev{}-try{}", j.submission_id, index + 1, j.attempts + 1);
 }
 
-// Slurm's job states in which a job may still report.
-bool job_alive(const std::string& state) {
-    static const std::set<std::string> alive = {"PENDING",  "CONFIGURING", "RUNNING",    "COMPLETING",
-                                                "SUSPENDED", "REQUEUED",   "REQUEUE_HOLD", "REQUEUE_FED",
-                                                "RESIZING",  "SIGNALING",  "STAGE_OUT"};
-    return alive.count(state) > 0;
-}
-
 std::time_t parse_utc(const std::string& s) {
     std::tm tm{};
     std::istringstream in(s);
@@ -169,33 +163,38 @@ void SlurmDispatcher::submit(Database& db, const Judging& j, const ZooDevice& d)
     // The script only runs its arguments: nothing of the device's settings is quoted into shell.
     const fs::path script = dir / "job.sh";
     std::ofstream(script) << "#!/bin/sh\n# A contest judging (workbook contest serve --devices): the judge runs here.\nexec \"$@\"\n";
-    std::vector<std::string> argv = {"sbatch", "--hold", "--parsable",
-                                     "--job-name=contest-" + std::to_string(j.submission_id),
-                                     "--output=" + (dir / "slurm-%j.out").string(), "--chdir=" + dir.string()};
-    if (!d.partition.empty()) argv.push_back("--partition=" + d.partition);
-    if (!d.gres.empty()) argv.push_back("--gres=" + d.gres);
-    if (!d.constraint.empty()) argv.push_back("--constraint=" + d.constraint);
-    argv.insert(argv.end(), d.sbatch_options.begin(), d.sbatch_options.end());
-    argv.insert(argv.end(), {script.string(), workbook_, "contest", "judge-job", "--server", server_, "--token-file",
-                             token_file.string()});
-    if (!d.platform.empty()) argv.insert(argv.end(), {"--platform", d.platform});
-    if (!d.device.empty()) argv.insert(argv.end(), {"--device", d.device});
-    if (!d.device_type.empty()) argv.insert(argv.end(), {"--device-type", d.device_type});
-    const auto r = run_process(argv, 60s, {}, 64 * 1024);
-    const std::string id = r.passed() ? r.output.substr(0, r.output.find_first_of(";\n")) : std::string();
-    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
+    grading::slurm::Job sb;
+    sb.hold = true;
+    sb.name = "contest-" + std::to_string(j.submission_id);
+    sb.output = dir / "slurm-%j.out";
+    sb.chdir = dir;
+    sb.partition = d.partition;
+    sb.gres = d.gres;
+    sb.constraint = d.constraint;
+    sb.extra = d.sbatch_options;
+    sb.command = {script.string(), workbook_, "contest", "judge-job", "--server", server_, "--token-file",
+                  token_file.string()};
+    if (!d.platform.empty()) sb.command.insert(sb.command.end(), {"--platform", d.platform});
+    if (!d.device.empty()) sb.command.insert(sb.command.end(), {"--device", d.device});
+    if (!d.device_type.empty()) sb.command.insert(sb.command.end(), {"--device-type", d.device_type});
+    grading::slurm::Submitted submitted;
+    try {
+        submitted = grading::slurm::submit(sb);
+    } catch (const std::exception& e) {  // no sbatch on PATH
+        submitted.error = e.what();
+    }
+    const std::string id = submitted.id;
+    if (id.empty()) {
         db.finish_judging(j.submission_id, j.device, "failed",
-                          fmt::format("sbatch did not take the job ({}): {}", r.status(), sanitize(one_line(r.output), 500)));
+                          sanitize(one_line("sbatch did not take the job (" + submitted.error + ")"), 500));
         return;
     }
     // Held until now, so that "submitted" is recorded before the job can say "running".
     db.move_judging(j.submission_id, j.device, {"queued"}, "submitted",
                     fmt::format("Slurm job {}{}", id, d.partition.empty() ? "" : " on partition " + d.partition), id);
-    const auto release = run_process({"scontrol", "release", id}, 60s, {}, 64 * 1024);
-    if (!release.passed()) {
-        run_process({"scancel", id}, 60s);
-        db.finish_judging(j.submission_id, j.device, "failed",
-                          fmt::format("scontrol release {} failed: {}", id, sanitize(one_line(release.output), 500)));
+    if (const std::string why = grading::slurm::release(id); !why.empty()) {
+        grading::slurm::cancel(id);
+        db.finish_judging(j.submission_id, j.device, "failed", why);
         return;
     }
     log_(fmt::format("submission {} on {}: Slurm job {}", j.submission_id, j.device, id));
@@ -208,27 +207,29 @@ void SlurmDispatcher::follow(Database& db) {
             if (const auto* d = zoo_.find(j.device); d && d->slurm) live.push_back(j);
     if (live.empty()) return;
     // Every job of this user, finished ones included while Slurm keeps them (MinJobAge).
-    const auto r = run_process({"squeue", "--noheader", "--me", "--states=all", "--format=%i|%T"}, 60s, {}, 1 << 20);
-    if (!r.passed()) {
-        if (!squeue_failing_) log_(fmt::format("squeue failed ({}): {}; the jobs are followed again when it answers",
-                                               r.status(), one_line(r.output)));
+    grading::slurm::Queue q;
+    try {
+        q = grading::slurm::queue(true);
+    } catch (const std::exception& e) {  // no squeue on PATH
+        q.error = e.what();
+    }
+    if (!q.ok) {
+        if (!squeue_failing_) log_(fmt::format("{}; the jobs are followed again when it answers", one_line(q.error)));
         squeue_failing_ = true;
         return;
     }
     squeue_failing_ = false;
     std::map<std::string, std::string> states;
-    std::istringstream lines(r.output);
-    for (std::string line; std::getline(lines, line);)
-        if (const auto bar = line.find('|'); bar != std::string::npos) states[line.substr(0, bar)] = line.substr(bar + 1);
+    for (const auto& e : q.jobs) states[e.id] = e.state;
     const std::time_t now = std::time(nullptr);
     for (const auto& j : live) {
         const auto* d = zoo_.find(j.device);
         const auto it = states.find(j.job_id);
         const std::string state = it == states.end() ? "" : it->second;
-        if (job_alive(state)) {
+        if (grading::slurm::alive(state)) {
             const std::time_t since = parse_utc(j.updated_at);
             if (since > 0 && now - since > d->result_timeout_s) {
-                run_process({"scancel", j.job_id}, 60s);
+                grading::slurm::cancel(j.job_id);
                 db.finish_judging(j.submission_id, j.device, "failed",
                                   fmt::format("no result from Slurm job {} within {} s ({}); it was cancelled", j.job_id,
                                               d->result_timeout_s, state));

@@ -5,6 +5,8 @@
 // script or in an environment: the tasks read it from the output folder's secret.toml (0600).
 #include "workbook/grading/slurm_grade.hpp"
 
+#include "workbook/grading/slurm.hpp"
+
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"
 #include "workbook/text.hpp"
@@ -58,24 +60,6 @@ void write_atomically(const fs::path& p, const std::string& text, fs::perms perm
     std::ofstream(tmp, std::ios::binary) << text;
     fs::permissions(tmp, perms);
     fs::rename(tmp, p);
-}
-
-std::string on_path(const std::string& tool) {
-    const char* path = std::getenv("PATH");
-    std::istringstream in(path ? path : "");
-    for (std::string dir; std::getline(in, dir, ':');)
-        if (!dir.empty() && ::access((fs::path(dir) / tool).c_str(), X_OK) == 0) return (fs::path(dir) / tool).string();
-    return {};
-}
-
-std::string need_tool(const std::string& tool) {
-    const std::string found = on_path(tool);
-    if (found.empty())
-        throw Error(
-            fmt::format("Slurm's {} is not on PATH: install Slurm's client commands (Debian: apt-get install "
-                        "slurm-client) or run this on the cluster's login node",
-                        tool));
-    return found;
 }
 
 std::string shell_quote(const std::string& s) {
@@ -162,69 +146,46 @@ struct Job {
 // Submits the array tasks `indices` of the job (each grades its chunk) and records it.
 std::string submit(Job& job, const std::vector<std::size_t>& indices) {
     const json& o = job.j.at("options");
-    std::string array;  // runs of indices as ranges: 0-999, or 2,5-7
-    for (std::size_t i = 0; i < indices.size();) {
+    slurm::Job sb;
+    for (std::size_t i = 0; i < indices.size();) {  // runs of indices as ranges: 0-999, or 2,5-7
         std::size_t j = i;
         while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
-        array +=
-            (array.empty() ? "" : ",") + std::to_string(indices[i]) + (j > i ? fmt::format("-{}", indices[j]) : "");
+        sb.array += (sb.array.empty() ? "" : ",") + std::to_string(indices[i]) + (j > i ? fmt::format("-{}", indices[j]) : "");
         i = j + 1;
     }
-    if (o.at("array_limit").get<int>() > 0) array += fmt::format("%{}", o.at("array_limit").get<int>());
+    if (o.at("array_limit").get<int>() > 0) sb.array += fmt::format("%{}", o.at("array_limit").get<int>());
     const fs::path logs = job.out / "slurm" / "logs";
     fs::create_directories(logs);  // Slurm writes the tasks' output there, but makes no folder
-    std::vector<std::string> argv = {need_tool("sbatch"),
-                                     "--parsable",
-                                     "--job-name=workbook-grade",
-                                     "--array=" + array,
-                                     "--output=" + (logs / "task-%a.%A.out").string(),
-                                     "--chdir=" + job.out.string(),
-                                     fmt::format("--cpus-per-task={}", o.at("jobs").get<int>())};
-    if (const std::string p = o.at("partition"); !p.empty()) argv.push_back("--partition=" + p);
-    if (const std::string g = o.at("gres"); !g.empty()) argv.push_back("--gres=" + g);
-    argv.push_back((job.out / "slurm" / "task.sh").string());
-    const auto r = run_process(argv, 120s);
-    // --parsable prints "jobid" or "jobid;cluster" on its last line (warnings may come first).
-    std::string id;
-    std::istringstream lines(r.output);
-    for (std::string line; std::getline(lines, line);)
-        if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) id = line.substr(0, line.find(';'));
-    if (!r.passed() || id.empty())
-        throw Error(fmt::format("sbatch did not take the grading job ({}):\n{}\nThe command: {}", r.status(),
-                                sanitize(r.output, 4000), fmt::format("{}", fmt::join(argv, " "))));
-    job.j["jobs"].push_back(id);
+    sb.name = "workbook-grade";
+    sb.output = logs / "task-%a.%A.out";
+    sb.chdir = job.out;
+    sb.cpus_per_task = o.at("jobs").get<int>();
+    sb.partition = o.at("partition");
+    sb.gres = o.at("gres");
+    sb.command = {(job.out / "slurm" / "task.sh").string()};
+    const auto submitted = slurm::submit(sb);
+    if (submitted.id.empty()) throw Error("sbatch did not take the grading job (" + submitted.error + ")");
+    job.j["jobs"].push_back(submitted.id);
     for (const auto k : indices) job.j["attempts"][k] = job.j["attempts"][k].get<int>() + 1;
     job.save();
-    return id;
+    return submitted.id;
 }
 
 // Our array tasks that Slurm still holds (pending, running, being requeued): index -> state.
 std::map<std::size_t, std::string> queued(const Job& job) {
     const auto ids = job.job_ids();
     const std::set<std::string> ours(ids.begin(), ids.end());
-    ProcessResult r;
-    for (int attempt = 0; attempt < 5; ++attempt) {  // a controller that is busy or restarting
-        r = run_process({need_tool("squeue"), "--noheader", "--array", "--me", "--format=%F|%K|%T|%r"}, 60s);
-        if (r.passed()) break;
-        std::this_thread::sleep_for(5s);
-    }
-    if (!r.passed())
-        throw Error(
-            fmt::format("squeue cannot say how the grading tasks stand ({}):\n{}\nCollect later with "
-                        "`workbook grade --out {} --wait`",
-                        r.status(), sanitize(r.output, 2000), job.out.string()));
+    const auto q = slurm::queue(false, 5);
+    if (!q.ok)
+        throw Error(fmt::format("squeue cannot say how the grading tasks stand: {}\nCollect later with "
+                                "`workbook grade --out {} --wait`",
+                                q.error, job.out.string()));
     std::map<std::size_t, std::string> out;
-    std::istringstream lines(r.output);
-    for (std::string line; std::getline(lines, line);) {
-        std::vector<std::string> f;
-        std::istringstream fields(line);
-        for (std::string x; std::getline(fields, x, '|');) f.push_back(x);
-        if (f.size() < 4 || !ours.count(f[0]) || f[1].empty() || !std::isdigit(static_cast<unsigned char>(f[1][0])))
+    for (const auto& e : q.jobs) {
+        if (!ours.count(e.array_id) || e.task.empty() || !std::isdigit(static_cast<unsigned char>(e.task[0])) ||
+            !slurm::alive(e.state))
             continue;
-        static const std::set<std::string> ended = {"COMPLETED",     "FAILED",    "CANCELLED", "TIMEOUT",  "NODE_FAIL",
-                                                    "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE",  "PREEMPTED"};
-        if (ended.count(f[2])) continue;
-        out[std::stoul(f[1])] = f[2] + (f[3].empty() || f[3] == "None" ? "" : " (" + f[3] + ")");
+        out[std::stoul(e.task)] = e.state + (e.reason.empty() || e.reason == "None" ? "" : " (" + e.reason + ")");
     }
     return out;
 }
@@ -408,9 +369,9 @@ int collect(const harness::CourseTree& tree, const GradeOptions& given) {
 }
 
 int run_submit(const harness::CourseTree& tree, const GradeOptions& given) {
-    need_tool("sbatch");
-    need_tool("squeue");
-    need_tool("scontrol");
+    slurm::need_tool("sbatch");
+    slurm::need_tool("squeue");
+    slurm::need_tool("scontrol");
     GradeOptions o = given;
     o.out = fs::absolute(given.out);
     if (fs::exists(job_file(o.out)))
@@ -449,12 +410,7 @@ int run_submit(const harness::CourseTree& tree, const GradeOptions& given) {
         job.save();
         return collect(tree, given);
     }
-    // Slurm takes array indices below its MaxArraySize (1001 unless the cluster says otherwise).
-    std::size_t max_array = 1001;
-    const auto config = run_process({need_tool("scontrol"), "show", "config"}, 60s);
-    if (const auto at = config.output.find("MaxArraySize"); config.passed() && at != std::string::npos)
-        if (const auto eq = config.output.find('=', at); eq != std::string::npos)
-            max_array = std::strtoul(config.output.c_str() + eq + 1, nullptr, 10);
+    const std::size_t max_array = slurm::max_array_size();
     if (job.tasks() > max_array)
         throw Error(
             fmt::format("{} tasks are more than this cluster's array jobs take (MaxArraySize = {}): give "
