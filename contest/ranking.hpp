@@ -5,7 +5,7 @@
 // shown tied, with one rank, rather than ranked apart by noise.
 #pragma once
 
-#include "contest/db.hpp"
+#include "contest/types.hpp"
 
 #include <string>
 #include <utility>

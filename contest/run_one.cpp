@@ -1,7 +1,7 @@
 // Checking and timing one submission (see run_one.hpp).
 #include "contest/run_one.hpp"
 
-#include "contest/judge.hpp"
+#include "contest/declaration.hpp"
 #include "contest/ranking.hpp"
 
 #include "workbook/check.hpp"

@@ -16,7 +16,7 @@
 # The exercise's files come from course.toml (read by make_defs/manifest.awk): its `edit` list
 # says which .cpp files are the student's host code, its `kernels` list which .cl files are built
 # into the programs (make_defs/embed_kernels.sh, the twin of cmake/embed_kernels.cmake). The util
-# layer (common/src, common/testing/src) is built once into build-make/common/ and reused by every
+# layer (common/src, harness/testing/src with the evidence record) is built once into build-make/common/ and reused by every
 # exercise. Needs GNU make (3.81 or newer), a POSIX shell, awk and od. Paths with spaces do not
 # work. Build one exercise at a time (make -j inside one exercise is fine): two makes running at
 # once could both rebuild the shared library. make_defs/all.mk builds them all, in parallel safely.
@@ -47,7 +47,7 @@ WB_BUILD_DIR ?= $(WB_TOP)/build-make
 WB_DEFINES := -DCL_HPP_ENABLE_EXCEPTIONS -DCL_HPP_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) \
   -DCL_HPP_MINIMUM_OPENCL_VERSION=110 -DCL_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) -DFMT_HEADER_ONLY=1
 WB_COMMON_INC := -I$(WB_TOP)/common/include -I$(WB_TOP)/common/runner/include
-WB_TESTING_INC := -I$(WB_TOP)/common/testing/include
+WB_TESTING_INC := -I$(WB_TOP)/harness/testing/include -I$(WB_TOP)/harness/include
 # Warnings first, so a -Wno-... in CXXFLAGS wins; project includes before CPPFLAGS' -I paths.
 WB_COMPILE = $(CXX) -Wall -Wextra $(CXXFLAGS) $(WB_DEFINES) -MMD -MP
 WB_LINK = $(CXX) $(CXXFLAGS) $(LDFLAGS)
@@ -92,7 +92,7 @@ OBJ := $(WB_BUILD_DIR)/$(EXERCISE)
 
 COMMON_SRC := $(filter-out $(addprefix $(WB_TOP)/common/src/,$(COMMON_EXCLUDE)), \
   $(sort $(wildcard $(WB_TOP)/common/src/*.cpp))) $(WB_TOP)/common/runner/src/protocol.cpp
-TESTING_SRC := $(sort $(wildcard $(WB_TOP)/common/testing/src/*.cpp))
+TESTING_SRC := $(sort $(wildcard $(WB_TOP)/harness/testing/src/*.cpp)) $(WB_TOP)/harness/src/evidence.cpp
 COMMON_OBJ := $(patsubst $(WB_TOP)/common/%.cpp,$(LIBDIR)/%.o,$(COMMON_SRC))
 # What every runner links as objects (their operations register themselves): main(), the device,
 # the generic operations; and this exercise's own operations (runner.cpp) when it has some.
@@ -101,7 +101,7 @@ RUNNER_OPS_OBJ := $(if $(wildcard runner.cpp),$(OBJ)/runner.o)
 # The speed check's reference kernels (course.toml's speed_references), in the runners.
 SPEED_REFERENCES := $(foreach r,$(call manifest,speed_references),$(WB_TOP)/solutions/$(r)/mmul.cl)
 REFERENCES_OBJ := $(if $(strip $(SPEED_REFERENCES)),$(OBJ)/references/embedded_kernels.o)
-TESTING_OBJ := $(patsubst $(WB_TOP)/common/testing/src/%.cpp,$(LIBDIR)/testing/%.o,$(TESTING_SRC))
+TESTING_OBJ := $(patsubst $(WB_TOP)/harness/%.cpp,$(LIBDIR)/harness/%.o,$(TESTING_SRC))
 COMMON_LIB := $(LIBDIR)/libworkbook_common.a
 TESTING_LIB := $(LIBDIR)/libworkbook_testing.a
 
@@ -147,7 +147,7 @@ $(LIBDIR)/%.o: $(WB_TOP)/common/%.cpp $(WB_CONFIG)
 	@mkdir -p $(@D)
 	$(Q)$(WB_COMPILE) -DTOML_HEADER_ONLY=1 $(WB_COMMON_INC) $(CPPFLAGS) -c $< -o $@
 
-$(LIBDIR)/testing/%.o: $(WB_TOP)/common/testing/src/%.cpp $(WB_CONFIG)
+$(LIBDIR)/harness/%.o: $(WB_TOP)/harness/%.cpp $(WB_CONFIG)
 	$(call say,CXX,$(call to_top,$<))
 	@mkdir -p $(@D)
 	$(Q)$(WB_COMPILE) $(WB_TESTING_INC) $(WB_COMMON_INC) $(CPPFLAGS) -c $< -o $@

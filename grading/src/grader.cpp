@@ -6,7 +6,6 @@
 
 #include "workbook/errors.hpp"
 #include "workbook/grading/calibrate.hpp"
-#include "workbook/grading/slurm_grade.hpp"
 #include "workbook/grading/uid_lease.hpp"
 
 #include <toml++/toml.h>
@@ -267,11 +266,5 @@ std::string Grader::redact(std::string text) const {
 }
 
 int run_grade_step(const harness::CourseTree& tree, const GradeOptions& options) { return Grader(tree, options).run(); }
-
-int run_grade(const harness::CourseTree& tree, const GradeOptions& options) {
-    // On a cluster, or collecting what its tasks graded: the Slurm driver runs the steps.
-    if (slurm_involved(options)) return run_grade_slurm(tree, options);
-    return run_grade_step(tree, options);
-}
 
 }  // namespace workbook::grading

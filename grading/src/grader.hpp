@@ -1,13 +1,14 @@
-// The grader's inside (see workbook/grading/grade.hpp for its front door): the pieces one grading
-// run shares between its files. recipe.cpp: how a student's host code is built; submissions.cpp:
-// what is in the submissions folder; journal.cpp: the grades and the journal that makes a run
+// The grader's inside (grade.cpp is its front door, step.hpp what that door and the Slurm driver
+// call): the pieces one grading run shares between its files. recipe.cpp: how a student's host
+// code is built; submissions.cpp: what is in the submissions folder; journal.cpp: the grades and the journal that makes a run
 // resumable; graded_run.cpp: one graded test and its race pass; grader.cpp: a run from start to
 // gradebook; prepare.cpp: unpacking and compiling a submission in its sandbox; test.cpp: testing
 // one exercise and its race-pass policy; schedule.cpp: the pipeline; report.cpp: the outputs.
 #pragma once
 
 #include "workbook/grading/budget.hpp"
-#include "workbook/grading/grade.hpp"
+#include "workbook/grading/options.hpp"
+#include "workbook/grading/step.hpp"
 #include "workbook/grading/graded_run.hpp"
 #include "workbook/grading/phase_times.hpp"
 #include "workbook/grading/sandbox.hpp"

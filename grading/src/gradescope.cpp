@@ -1,7 +1,7 @@
 // Building the Gradescope autograder zip (see gradescope.hpp).
 #include "workbook/grading/gradescope.hpp"
 
-#include "workbook/grading/grade.hpp"
+#include "workbook/grading/step.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"

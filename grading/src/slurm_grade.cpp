@@ -6,6 +6,7 @@
 #include "workbook/grading/slurm_grade.hpp"
 
 #include "workbook/grading/slurm.hpp"
+#include "workbook/grading/step.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"

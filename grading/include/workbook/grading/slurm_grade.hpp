@@ -3,7 +3,7 @@
 // submits an unfinished chunk once more and merges the journals into the gradebook (README.md).
 #pragma once
 
-#include "workbook/grading/grade.hpp"
+#include "workbook/grading/options.hpp"
 
 namespace workbook::grading {
 

@@ -1,7 +1,7 @@
 // The witness kernels of the host exercises (witness.hpp), the checker's side.
 #include "workbook/witness.hpp"
 
-#include "workbook/testing.hpp"
+#include "workbook/test_seed.hpp"
 
 #include <fmt/format.h>
 

@@ -17,10 +17,6 @@ runner::Message call(const std::string& op, runner::Message request) {
     return runner::client().call(op, std::move(request));
 }
 
-Rng rng(std::string_view purpose, std::uint64_t index) { return Rng::derived(session_seed(), purpose, index); }
-
-std::string repeat_hint() { return fmt::format("repeat with WORKBOOK_SEED={}", session_seed()); }
-
 bool small_sizes_only() {
     const char* v = std::getenv("WORKBOOK_SMALL");
     return v && std::string(v) == "1";

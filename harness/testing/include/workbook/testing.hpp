@@ -8,6 +8,7 @@
 #include "workbook/matmul.hpp"
 #include "workbook/random.hpp"
 #include "workbook/runner.hpp"
+#include "workbook/test_seed.hpp"
 
 #include <span>
 #include <utility>
@@ -20,16 +21,12 @@ namespace workbook::testing {
 // that does not build, an OpenCL error by name, a crash, silence) throw and fail the test case.
 runner::Message call(const std::string& op, runner::Message request);
 
-// A generator for one purpose and size, derived from the session seed.
-Rng rng(std::string_view purpose, std::uint64_t index = 0);
 
 // What the evidence record carries besides the verdicts (harness/evidence.hpp): the speed check's
 // table with its verdict sentence, and the path of a picture the test drew of the student's run.
 void record_speed(const std::string& text);
 void record_timeline(const std::string& path);
 
-// "repeat with WORKBOOK_SEED=1234": appended to every failure message.
-std::string repeat_hint();
 
 // True when WORKBOOK_SMALL=1: graded tests then use only small sizes, for running under a
 // simulator such as Oclgrind, which is thousands of times slower than a device.
