@@ -4,9 +4,9 @@
 #include "term.hpp"
 
 #include "contest/alias.hpp"
+#include "contest/board.hpp"
 #include "contest/db.hpp"
 #include "contest/judge.hpp"
-#include "contest/ranking.hpp"
 #include "contest/reference.hpp"
 #include "contest/run_one.hpp"
 #ifdef WORKBOOK_CONTEST_SERVE
@@ -19,15 +19,9 @@
 #include "workbook/text.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <optional>
-#include <set>
-#include <sstream>
 #include <thread>
 
 namespace workbook::cli {
@@ -55,118 +49,9 @@ struct ContestArgs {
     std::string gradescope;
 };
 
-// Gradescope's results.json for one contest submission: full score when it is valid, and its
-// GFLOPS in the leaderboard array (higher is better).
-void write_gradescope(const contest::Database& db, const std::string& file) {
-    const auto subs = db.submissions();
-    if (subs.empty()) throw Error("no submission to report");
-    const auto& s = subs.front();
-    double gflops = 0;
-    for (const auto& b : db.board())
-        for (const auto& r : b.rows)
-            if (r.submission_id == s.id) gflops = r.gflops;
-    const bool ok = s.status == "done";
-    std::ofstream out(file);
-    out << nlohmann::json{{"score", ok ? 1.0 : 0.0},
-                          {"max_score", 1.0},
-                          {"output", ok ? fmt::format("valid: {:.2f} GFLOPS", gflops) : "rejected: " + s.reason},
-                          {"leaderboard", nlohmann::json::array({{{"name", "GFLOPS"}, {"value", gflops}, {"order", "desc"}}})}}
-               .dump(2);
-}
-
 std::string naive_baseline(const std::string& root) {
     return "// contest: global = roundup(N, 16), roundup(N, 16)\n// contest: local = 16, 16\n" +
            read_file(root + "/solutions/05_mmul_naive/mmul.cl");
-}
-
-int print_board(const contest::Database& db) {
-    const Style style = Style::for_fd(1);
-    const auto boards = db.board();
-    if (boards.empty()) fmt::print("No results yet.\n");
-    for (const auto& b : boards) {
-        // Names come from runs, some judged elsewhere: never raw bytes to a terminal.
-        fmt::print("{}{}\n", style.bold(sanitize(b.device, 256)),
-                   b.hardware == b.device ? "" : "  (" + sanitize(b.hardware, 256) + ")");
-        fmt::print("  {:>4}  {:<28} {:>21}  {:>10}  {:>10}  {}\n", "rank", "alias", "vs reference (spread)", "GFLOPS",
-                   "x naive", "when");
-        for (const auto& r : b.rows)
-            fmt::print("  {:>4}  {:<28} {:>21}  {:>10.2f}  {:>10}  {}\n", (r.tied ? "=" : "") + std::to_string(r.rank),
-                       sanitize(r.alias, 64).substr(0, 28),
-                       r.ratio > 0 ? fmt::format("{:.3f} ({:.3f}-{:.3f})", r.ratio, r.ratio_low, r.ratio_high) : "-",
-                       r.gflops, r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : "-", r.when);
-        fmt::print("\n");
-    }
-    if (boards.size() >= 2) {
-        fmt::print("{}\n", style.bold("Across devices (geometric mean of x naive)"));
-        fmt::print("  {:>4}  {:<28} {:>10}  {}\n", "rank", "alias", "x naive", "per device");
-        for (const auto& c : contest::cross_device(boards)) {
-            std::string per;
-            for (const auto& [device, x] : c.speedups) per += fmt::format("{}{}: {:.2f}x", per.empty() ? "" : ", ", sanitize(device, 256), x);
-            fmt::print("  {:>4}  {:<28} {:>10}  {}\n", c.rank, sanitize(c.alias, 64).substr(0, 28), fmt::format("{:.2f}x", c.geomean), per);
-        }
-        fmt::print("\n");
-    }
-    const auto subs = db.submissions();
-    int rejected = 0;
-    for (const auto& s : subs) rejected += s.status == "rejected";
-    if (!boards.empty())
-        fmt::print("Ranked by speed relative to the reference kernel, timed alternately with each entry on the same\n"
-                   "inputs; \"=\" marks entries whose spreads overlap (tied within the machine's noise).\n");
-    fmt::print("{} submission(s), {} rejected; `workbook contest status` lists them.\n", subs.size(), rejected);
-    return exit_ok;
-}
-
-// `contest merge`: each judging of the other database whose entry is one of this contest's (same
-// alias, same source) becomes that entry's judging on `board`, checked as a Slurm job's result is.
-// The runs are checked against this contest's own settings (`settings`: its N and launches), never
-// against what the rows say of themselves, and every text in them is sanitised as it enters.
-int merge_board(contest::Database& db, const std::string& file, const std::string& board, const std::string& from,
-                const contest::JudgeOptions& settings) {
-    contest::Database other(file);
-    const auto judged = other.judged();
-    auto key = [](const contest::Run& r) { return r.board.empty() ? r.device + " / " + r.driver : r.board; };
-    std::set<std::string> keys;
-    for (const auto& j : judged)
-        for (const auto& r : j.runs) keys.insert(key(r));
-    if (from.empty() && keys.size() > 1)
-        throw Error(fmt::format("{} has {} boards ({}): choose one with --from-board", file, keys.size(),
-                                fmt::join(keys, ", ")));
-    if (!from.empty() && !keys.count(from))
-        throw Error(fmt::format("{} has no board \"{}\" (it has: {})", file, from, fmt::join(keys, ", ")));
-    int merged = 0, already = 0, strangers = 0, refused = 0;
-    for (const auto& j : judged) {
-        const auto mine = db.find_submission(j.submission.alias, j.submission.source);
-        if (!mine) {
-            ++strangers;
-            continue;
-        }
-        std::optional<contest::Run> taken;
-        for (const auto& r : j.runs)
-            if (from.empty() || key(r) == from) taken = r;
-        if (j.submission.status == "done" && !taken) continue;  // judged on another board only
-        const contest::Run* run = taken ? &*taken : nullptr;
-        if (taken) {
-            for (std::string* text : {&taken->device, &taken->driver, &taken->yardstick, &taken->build_options,
-                                      &taken->sizes, &taken->kernel_hash, &taken->board})
-                *text = sanitize(*text, 256);
-            if (const auto problem = contest::implausible_run(*taken, settings, j.submission); !problem.empty()) {
-                fmt::print(stderr, "refused the run of submission {} ({}): {}\n", j.submission.id,
-                           sanitize(j.submission.alias, 64), problem);
-                ++refused;
-                continue;
-            }
-        }
-        const bool ok = db.merge_judging(mine->id, board, run, run ? std::string() : j.submission.reason,
-                                         std::filesystem::path(file).filename().string());
-        ok ? ++merged : ++already;
-    }
-    fmt::print("board \"{}\": {} judging(s) merged from {}{}{}{}\n", board, merged, file,
-               already ? fmt::format(", {} already there", already) : "",
-               strangers ? fmt::format(", {} entr{} not in this contest (alias or source differ) left out", strangers,
-                                       strangers == 1 ? "y" : "ies")
-                         : "",
-               refused ? fmt::format(", {} refused", refused) : "");
-    return refused ? exit_error : exit_ok;
 }
 
 }  // namespace
@@ -358,10 +243,14 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                 std::this_thread::sleep_for(std::chrono::seconds(1));
             }
             fmt::print("{} submission(s) judged\n", judged);
-            if (!a->gradescope.empty()) write_gradescope(db, a->gradescope);
+            if (!a->gradescope.empty()) contest::write_gradescope(db, a->gradescope);
             return exit_ok;
         }
-        if (*board) return print_board(db);
+        if (*board) {
+            const Style style = Style::for_fd(1);
+            fmt::print("{}", contest::board_text(db, [&](const std::string& t) { return style.bold(t); }));
+            return exit_ok;
+        }
         if (*status) {
             for (const auto& s : db.submissions()) {
                 fmt::print("{:>4}  {:<24} {:<9} {}  {}\n", s.id, s.alias.substr(0, 24), s.status, s.submitted_at,
@@ -376,7 +265,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             }
             return exit_ok;
         }
-        if (*merge) return merge_board(db, a->merge_file, a->merge_board, a->merge_from, a->judge);
+        if (*merge) return contest::merge_board(db, a->merge_file, a->merge_board, a->merge_from, a->judge);
         if (*retry) {
             const auto again = db.retry(a->retry_id, a->retry_device);
             for (const auto& j : again)

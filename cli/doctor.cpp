@@ -8,6 +8,7 @@
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
 #include "workbook/race_check.hpp"
+#include "workbook/run_main.hpp"
 
 #include <fmt/format.h>
 
@@ -85,22 +86,8 @@ std::string clean(std::string s) {
     return s;
 }
 
-std::string describe_cl_error(const cl::Error& e) {
-    return fmt::format("{} ({}) from {}", error_name(e.err()), e.err(), e.what());
-}
-
-// The message of any exception, for the per-device catch-alls.
-std::string describe_current_exception() {
-    try {
-        throw;
-    } catch (const cl::Error& e) {
-        return describe_cl_error(e);
-    } catch (const std::exception& e) {
-        return e.what();
-    } catch (...) {
-        return "unknown exception";
-    }
-}
+// The message of any exception, for the per-device catch-alls (OpenCL errors by name).
+std::string describe_current_exception() { return describe_exception(std::current_exception()); }
 
 // ---------------------------------------------------------------------------------------------
 // 1. ICD files
