@@ -4,6 +4,7 @@
 #include "contest/judge.hpp"
 
 #include "contest/run_one.hpp"
+#include "contest/run_record.hpp"
 
 #include "workbook/check.hpp"
 #include "workbook/errors.hpp"
@@ -65,13 +66,6 @@ std::string race_reason(const race::Report& r, const std::string& kernel_path, c
 }
 
 // run-one's verdict file: key=value lines.
-std::map<std::string, std::string> read_verdict(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::map<std::string, std::string> v;
-    for (std::string line; std::getline(in, line);)
-        if (auto eq = line.find('='); eq != std::string::npos) v[line.substr(0, eq)] = line.substr(eq + 1);
-    return v;
-}
 
 // The race pass on a kernel the device accepted: empty when Oclgrind found nothing.
 std::string race_pass(const std::string& workbook, const std::filesystem::path& kernel,
@@ -92,7 +86,7 @@ std::string race_pass(const std::string& workbook, const std::filesystem::path& 
     if (!rc.reports.empty()) return race_reason(rc.reports.front(), kernel.string(), name);
     if (rc.run.timed_out) return fmt::format("{}: did not finish in {} s", name, o.race_time_limit.count());
     if (rc.run.passed()) return {};
-    const std::string reason = read_verdict(verdict)["reason"];
+    const std::string reason = read_verdict(verdict).reason;
     return name + ": " + (reason.empty() ? rc.run.status() : reason);
 }
 
@@ -214,26 +208,6 @@ std::vector<std::string> reclaim_judge_leftovers() {
 namespace {
 
 // The run a verdict describes; throws on a field that is missing or not a number.
-Run run_from_verdict(std::map<std::string, std::string>& v) {
-    Run run;
-    run.device = v["device"];
-    run.driver = v["driver"];
-    run.n = std::stoi(v["n"]);
-    run.median_s = std::stod(v["median_s"]);
-    run.min_s = std::stod(v["min_s"]);
-    run.max_s = std::stod(v["max_s"]);
-    run.gflops = std::stod(v["gflops"]);
-    run.repeats = std::stoi(v["repeats"]);
-    run.sizes = v["sizes"];
-    run.build_options = v["options"];
-    run.kernel_hash = v["hash"];
-    run.ratio = std::stod(v["ratio"]);
-    run.ratio_low = std::stod(v["ratio_lo"]);
-    run.ratio_high = std::stod(v["ratio_hi"]);
-    run.yardstick = v["yardstick"];
-    run.yardstick_median_s = std::stod(v["yardstick_median_s"]);
-    return run;
-}
 
 // The instructor's tuned kernel for the device `device_env` chooses, from a child process (this
 // one opens no device): `workbook contest reference-source`.
@@ -316,9 +290,9 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::
     std::vector<std::string> env = device_env;
     env.push_back("WORKBOOK_RUNNER_WRAPPER=" + joined(wrapper));
     const auto r = run_process(argv, o.time_limit, env, 64 * 1024);
-    auto v = read_verdict(verdict);
+    const CheckerVerdict v = read_verdict(verdict);
     // The race pass only for kernels the device accepted: a wrong one has its clearer reason.
-    if (!r.timed_out && r.passed() && v["result"] == "ok" && o.race_check) {
+    if (!r.timed_out && r.passed() && v.result == "ok" && o.race_check) {
         // Checked at start too; Oclgrind gone since then ranks nothing unchecked.
         if (const auto why = race_check_skipped(o); !why.empty())
             return ended("failed", "the judge could not run the race pass (" + why + "): tell the instructor");
@@ -331,14 +305,11 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::
             return ended("rejected", failure);
     }
     if (r.timed_out) return ended("rejected", fmt::format("too slow or hung: killed after {} s", o.time_limit.count()));
-    if (v["result"] != "ok" || !r.passed())
-        return ended("rejected",
-                     !v["reason"].empty() ? v["reason"] : fmt::format("the check did not finish ({})", r.status()));
-    try {
-        out.run = run_from_verdict(v);
-    } catch (const std::exception&) {
+    if (v.result != "ok" || !r.passed())
+        return ended("rejected", !v.reason.empty() ? v.reason : fmt::format("the check did not finish ({})", r.status()));
+    if (v.damaged || !v.run)
         return ended("failed", "the judge's checker wrote a verdict that does not parse: tell the instructor");
-    }
+    out.run = *v.run;
     out.run.device = sanitize(out.run.device, 256);
     out.run.driver = sanitize(out.run.driver, 256);
     if (const auto problem = implausible_run(out.run, o, entry); !problem.empty())

@@ -3,6 +3,7 @@
 
 #include "contest/declaration.hpp"
 #include "contest/ranking.hpp"
+#include "contest/run_record.hpp"
 
 #include "workbook/check.hpp"
 #include "workbook/device.hpp"
@@ -138,10 +139,9 @@ std::string race_pass_name(const std::vector<int>& race_sizes) {
 }
 
 int run_one(const RunOneOptions& o) {
-    std::ofstream verdict(o.verdict_file);
+    std::ofstream(o.verdict_file, std::ios::trunc);  // no verdict from an earlier run survives a crash
     auto reject = [&](const std::string& reason) {
-        verdict << "result=rejected\nreason=" << one_line(reason) << "\n";
-        verdict.flush();
+        write_verdict(o.verdict_file, {"rejected", one_line(reason), std::nullopt});
         return exit_wrong_result;
     };
     const std::string source = read_file_or_empty(o.kernel_file);  // missing: the declaration check says so
@@ -199,7 +199,7 @@ int run_one(const RunOneOptions& o) {
             if (!cmp.ok()) return reject(fmt::format("wrong at N = {}: {}", n, matmul::describe(n, cmp)));
         }
         if (o.race_pass) {
-            verdict << "result=ok\n";
+            write_verdict(o.verdict_file, {"ok", "", std::nullopt});
             return exit_ok;
         }
 
@@ -288,18 +288,24 @@ int run_one(const RunOneOptions& o) {
         std::sort(times.begin(), times.end());
         std::sort(yard_times.begin(), yard_times.end());
         const double median = times[times.size() / 2];
-        verdict << "result=ok\n"
-                << "device=" << one_line(built.str("device")) << "\n"
-                << "driver=" << one_line(built.str("driver")) << "\n"
-                << "clock=" << (bench.cpu_device ? "judge" : "device") << "\n"
-                << "n=" << n << "\nmedian_s=" << fmt::format("{:.9g}", median) << "\nmin_s="
-                << fmt::format("{:.9g}", times.front()) << "\nmax_s=" << fmt::format("{:.9g}", times.back())
-                << "\ngflops=" << fmt::format("{:.6g}", matmul::gflops(n, median)) << "\nrepeats=" << times.size()
-                << "\nratio=" << fmt::format("{:.6g}", speed.median) << "\nratio_lo="
-                << fmt::format("{:.6g}", speed.low) << "\nratio_hi=" << fmt::format("{:.6g}", speed.high)
-                << "\nyardstick=" << one_line(yard_label) << "\nyardstick_median_s="
-                << fmt::format("{:.9g}", yard_times[yard_times.size() / 2])
-                << "\nsizes=" << size_list << "\noptions=" << one_line(d.options) << "\nhash=" << kernel_fingerprint(source) << "\n";
+        Run run;
+        run.device = one_line(built.str("device"));
+        run.driver = one_line(built.str("driver"));
+        run.n = n;
+        run.median_s = median;
+        run.min_s = times.front();
+        run.max_s = times.back();
+        run.gflops = matmul::gflops(n, median);
+        run.repeats = static_cast<int>(times.size());
+        run.ratio = speed.median;
+        run.ratio_low = speed.low;
+        run.ratio_high = speed.high;
+        run.yardstick = one_line(yard_label);
+        run.yardstick_median_s = yard_times[yard_times.size() / 2];
+        run.sizes = size_list;
+        run.build_options = one_line(d.options);
+        run.kernel_hash = kernel_fingerprint(source);
+        write_verdict(o.verdict_file, {"ok", "", run});
         return exit_ok;
     } catch (...) {
         return reject(describe_exception(std::current_exception()));

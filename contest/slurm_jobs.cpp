@@ -6,6 +6,7 @@
 #include "contest/http_json.hpp"
 #include "contest/roster.hpp"
 #include "contest/run_one.hpp"
+#include "contest/run_record.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/grading/sandbox.hpp"
@@ -57,39 +58,14 @@ JudgeOptions options_from_json(const json& j) {
 }
 
 json outcome_to_json(const Outcome& o) {
-    const Run& r = o.run;
-    return {{"status", o.status},
-            {"reason", o.reason},
-            {"run",
-             {{"device", r.device}, {"driver", r.driver}, {"n", r.n}, {"median_s", r.median_s}, {"min_s", r.min_s},
-              {"max_s", r.max_s}, {"gflops", r.gflops}, {"repeats", r.repeats}, {"sizes", r.sizes},
-              {"build_options", r.build_options}, {"kernel_hash", r.kernel_hash}, {"ratio", r.ratio},
-              {"ratio_low", r.ratio_low}, {"ratio_high", r.ratio_high}, {"yardstick", r.yardstick},
-              {"yardstick_median_s", r.yardstick_median_s}}}};
+    return {{"status", o.status}, {"reason", o.reason}, {"run", run_to_json(o.run)}};
 }
 
 Outcome outcome_from_json(const json& j) {
     Outcome o;
     o.status = j.at("status").get<std::string>();
     o.reason = j.at("reason").get<std::string>();
-    if (o.status != "done") return o;
-    const json& r = j.at("run");
-    o.run.device = r.at("device").get<std::string>();
-    o.run.driver = r.at("driver").get<std::string>();
-    o.run.n = r.at("n").get<int>();
-    o.run.median_s = r.at("median_s").get<double>();
-    o.run.min_s = r.at("min_s").get<double>();
-    o.run.max_s = r.at("max_s").get<double>();
-    o.run.gflops = r.at("gflops").get<double>();
-    o.run.repeats = r.at("repeats").get<int>();
-    o.run.sizes = r.at("sizes").get<std::string>();
-    o.run.build_options = r.at("build_options").get<std::string>();
-    o.run.kernel_hash = r.at("kernel_hash").get<std::string>();
-    o.run.ratio = r.at("ratio").get<double>();
-    o.run.ratio_low = r.at("ratio_low").get<double>();
-    o.run.ratio_high = r.at("ratio_high").get<double>();
-    o.run.yardstick = r.at("yardstick").get<std::string>();
-    o.run.yardstick_median_s = r.at("yardstick_median_s").get<double>();
+    if (o.status == "done") o.run = run_from_json(j.at("run"));
     return o;
 }
 
