@@ -4,6 +4,7 @@
 // the manifest's headings in order, and CMake read the manifest the way toml++ does.
 #include "workbook/errors.hpp"
 #include "workbook/manifest.hpp"
+#include "reported_failure.hpp"
 #include "workbook/process.hpp"
 #include "workbook/run_main.hpp"
 
@@ -148,7 +149,7 @@ void run_graded_tests(const workbook::Course& course, std::vector<Built> built, 
         // A crash, a hang or a missing binary fails the check even where failure was expected;
         // mutants may crash (an out-of-bounds private array): still caught, if not explained.
         const bool mutant_crash = b.variant.rfind("mutant-", 0) == 0 && r.signaled;
-        const bool ok = should_pass ? r.passed() : (r.reported_test_failure() || mutant_crash);
+        const bool ok = should_pass ? r.passed() : (reported_test_failure(r) || mutant_crash);
         fmt::print("{:<18} {:<34} {:<8} {:>6.1f}s  {}\n", b.dir, b.variant, should_pass ? "pass" : "fail", r.seconds,
                    ok ? "ok" : "WRONG (" + r.status() + ")");
         report.check(ok, fmt::format("{} {}: the graded test should {}", b.dir, b.variant,

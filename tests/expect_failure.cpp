@@ -7,6 +7,7 @@
 // pass and its findings are shown first, as `workbook check` and the grader show them. Each
 // --expect-message must appear in what a student would read (findings and test output); each
 // --expect-race-message in the findings, and without the race pass the run is a skip (exit 77).
+#include "reported_failure.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
 
@@ -31,7 +32,7 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
 
     const auto r = workbook::run_process(command, std::chrono::seconds(timeout));
-    bool ok = r.reported_test_failure() || (allow_crash && r.signaled);
+    bool ok = reported_test_failure(r) || (allow_crash && r.signaled);
     std::string explanation;
     bool race_ran = false;
     if (ok && !kernels.empty() && workbook::race::any_synchronises(kernels)) {

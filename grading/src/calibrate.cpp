@@ -107,27 +107,16 @@ std::string hex(int bytes) {
     return out;
 }
 
-// The lines of a failed run that say why, at most three: the test's own sentences first (what it
-// logged, a cause, an expected value), else its error lines, else its last lines.
-std::string why_failed(const std::string& output) {
-    std::istringstream in(output);
-    std::vector<std::string> lines, said, errors;
-    auto has = [](const std::string& line, std::initializer_list<const char*> words) {
-        return std::any_of(words.begin(), words.end(), [&](const char* w) { return line.find(w) != std::string::npos; });
-    };
-    for (std::string line; std::getline(in, line);) {
-        const auto first = line.find_first_not_of(" \t");
-        if (first == std::string::npos || line.find("[doctest]") != std::string::npos) continue;
-        line = line.substr(first);
-        lines.push_back(line);
-        if (has(line, {"logged:", "Cause", "expected", "differ"})) said.push_back(line);
-        else if (has(line, {"ERROR", "error", "FAIL"})) errors.push_back(line);
-    }
-    const auto& pick = !said.empty() ? said : !errors.empty() ? errors : lines;
-    const std::size_t from = &pick == &lines && pick.size() > 3 ? pick.size() - 3 : 0;
+// Why a run failed, from its evidence record: its first three failed checks' messages, each on
+// one line; a run that left no record (a crash, a hang) says so with its status.
+std::string why_failed(const GradedRun& run) {
     std::string out;
-    for (std::size_t i = from; i < pick.size() && i < from + 3; ++i) out += (out.empty() ? "" : " / ") + pick[i];
-    return sanitize(out, 600);
+    for (std::size_t i = 0; i < run.failures.size() && i < 3; ++i) {
+        std::string line = run.failures[i];
+        std::replace(line.begin(), line.end(), '\n', ' ');
+        out += (out.empty() ? "" : " / ") + line;
+    }
+    return sanitize(out.empty() ? "no failed check recorded (" + run.process.status() + ")" : out, 600);
 }
 
 struct Tally {
@@ -293,7 +282,7 @@ private:
                                                           run.verdict.cases_expected - run.verdict.cases_passed,
                                                           run.verdict.cases_expected)
                                             : fmt::format("{} ({})", run.status, run.process.status());
-            if (e.kind == "variant") detail = "the graded test " + detail + ": " + why_failed(run.process.output);
+            if (e.kind == "variant") detail = "the graded test " + detail + ": " + why_failed(run);
         } else if (race_state != "on") {
             race = race_state;
         } else {

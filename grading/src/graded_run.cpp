@@ -4,7 +4,6 @@
 #include "workbook/grading/graded_run.hpp"
 #include "workbook/process.hpp"
 
-
 namespace workbook::grading {
 
 GradedRun run_graded_test(const GradedRunSpec& s) {
@@ -18,7 +17,9 @@ GradedRun run_graded_test(const GradedRunSpec& s) {
                                           "WORKBOOK_REFERENCE_CACHE=" + s.reference_cache.string()};
     GradedRun g;
     g.process = run_process({s.checker}, std::chrono::seconds(s.limit_s), env, 64 * 1024);
-    g.verdict = harness::judge_evidence(fs::exists(s.evidence) ? read_file_or_empty(s.evidence) : "", s.nonce, s.reference);
+    const std::string evidence = fs::exists(s.evidence) ? read_file_or_empty(s.evidence) : "";
+    g.verdict = harness::judge_evidence(evidence, s.nonce, s.reference);
+    if (const auto record = harness::read_evidence(evidence, s.nonce)) g.failures = record->failures();
     fs::remove(s.evidence);
     const auto& r = g.process;
     const auto& v = g.verdict;

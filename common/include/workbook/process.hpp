@@ -19,11 +19,6 @@ struct ProcessResult {
     std::size_t dropped_bytes = 0;
     double seconds = 0.0;
     bool passed() const { return !signaled && !timed_out && exit_code == 0; }
-    // A graded test that ran to its end and reported failing checks: doctest's exit status 1
-    // and its failure summary, as opposed to a crash, a hang or a program that could not start.
-    bool reported_test_failure() const {
-        return !signaled && !timed_out && exit_code == 1 && output.find("Status: FAILURE") != std::string::npos;
-    }
     // "exit 1", "killed by signal 11 (SIGSEGV)", "timed out after 60 s"
     std::string status() const;
 };

@@ -39,6 +39,7 @@ struct GradedRunSpec {
 struct GradedRun {
     ProcessResult process;
     Verdict verdict;
+    std::vector<std::string> failures;  // each failed check's message, from the evidence record
     std::string status;  // passed, failed, timed out, crashed, no evidence
 };
 GradedRun run_graded_test(const GradedRunSpec& spec);
