@@ -172,7 +172,7 @@ function(_workbook_variant dir variant)
     _workbook_register("demo ${dir} ${variant} $<TARGET_FILE:${target}_demo>")
   endif()
 
-  # The graded test is two programs (common/runner/include/workbook/runner.hpp): the runner links
+  # The graded test is two programs (harness/runner/include/workbook/runner.hpp): the runner links
   # the student's host code and builds the kernels; the test itself (the checker) links neither,
   # and finds its runner beside it by name (test-NN-x -> runner-NN-x).
   add_executable(${target}_runner)
@@ -284,7 +284,7 @@ function(workbook_exercise)
   if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/runner.cpp")
     add_library(ex${dir}_runner_ops OBJECT runner.cpp)
     target_include_directories(ex${dir}_runner_ops PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
-    target_link_libraries(ex${dir}_runner_ops PUBLIC workbook_common)
+    target_link_libraries(ex${dir}_runner_ops PUBLIC workbook_harness)
   endif()
 
   # The speed check's references (course.toml's speed_references): the named rungs' solution

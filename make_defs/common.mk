@@ -16,10 +16,11 @@
 # The exercise's files come from course.toml (read by make_defs/manifest.awk): its `edit` list
 # says which .cpp files are the student's host code, its `kernels` list which .cl files are built
 # into the programs (make_defs/embed_kernels.sh, the twin of cmake/embed_kernels.cmake). The util
-# layer (common/src, harness/testing/src with the evidence record) is built once into build-make/common/ and reused by every
-# exercise. Needs GNU make (3.81 or newer), a POSIX shell, awk and od. Paths with spaces do not
-# work. Build one exercise at a time (make -j inside one exercise is fine): two makes running at
-# once could both rebuild the shared library. make_defs/all.mk builds them all, in parallel safely.
+# layer (common/src) and the graded test's shared halves (harness/testing, harness/runner and the
+# evidence record) are built once into build-make/common/ and reused by every exercise. Needs GNU
+# make (3.81 or newer), a POSIX shell, awk and od. Paths with spaces do not work. Build one
+# exercise at a time (make -j inside one exercise is fine): two makes running at once could both
+# rebuild the shared library. make_defs/all.mk builds them all, in parallel safely.
 
 .SUFFIXES:
 .DELETE_ON_ERROR:
@@ -46,8 +47,8 @@ WB_BUILD_DIR ?= $(WB_TOP)/build-make
 # --- Flags, as common/CMakeLists.txt gives them -----------------------------------------------
 WB_DEFINES := -DCL_HPP_ENABLE_EXCEPTIONS -DCL_HPP_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) \
   -DCL_HPP_MINIMUM_OPENCL_VERSION=110 -DCL_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) -DFMT_HEADER_ONLY=1
-WB_COMMON_INC := -I$(WB_TOP)/common/include -I$(WB_TOP)/common/runner/include
-WB_TESTING_INC := -I$(WB_TOP)/harness/testing/include -I$(WB_TOP)/harness/include
+WB_COMMON_INC := -I$(WB_TOP)/common/include
+WB_TESTING_INC := -I$(WB_TOP)/harness/testing/include -I$(WB_TOP)/harness/include -I$(WB_TOP)/harness/runner/include
 # Warnings first, so a -Wno-... in CXXFLAGS wins; project includes before CPPFLAGS' -I paths.
 WB_COMPILE = $(CXX) -Wall -Wextra $(CXXFLAGS) $(WB_DEFINES) -MMD -MP
 WB_LINK = $(CXX) $(CXXFLAGS) $(LDFLAGS)
@@ -91,12 +92,13 @@ LIBDIR := $(WB_BUILD_DIR)/common
 OBJ := $(WB_BUILD_DIR)/$(EXERCISE)
 
 COMMON_SRC := $(filter-out $(addprefix $(WB_TOP)/common/src/,$(COMMON_EXCLUDE)), \
-  $(sort $(wildcard $(WB_TOP)/common/src/*.cpp))) $(WB_TOP)/common/runner/src/protocol.cpp
-TESTING_SRC := $(sort $(wildcard $(WB_TOP)/harness/testing/src/*.cpp)) $(WB_TOP)/harness/src/evidence.cpp
+  $(sort $(wildcard $(WB_TOP)/common/src/*.cpp)))
+TESTING_SRC := $(sort $(wildcard $(WB_TOP)/harness/testing/src/*.cpp)) $(WB_TOP)/harness/src/evidence.cpp \
+  $(WB_TOP)/harness/runner/src/protocol.cpp
 COMMON_OBJ := $(patsubst $(WB_TOP)/common/%.cpp,$(LIBDIR)/%.o,$(COMMON_SRC))
 # What every runner links as objects (their operations register themselves): main(), the device,
 # the generic operations; and this exercise's own operations (runner.cpp) when it has some.
-RUNNER_MAIN_OBJ := $(LIBDIR)/runner/src/runner_main.o $(LIBDIR)/runner/src/ops.o
+RUNNER_MAIN_OBJ := $(addprefix $(LIBDIR)/harness/runner/src/,runner_main.o ops.o protocol.o)
 RUNNER_OPS_OBJ := $(if $(wildcard runner.cpp),$(OBJ)/runner.o)
 # The speed check's reference kernels (course.toml's speed_references), in the runners.
 SPEED_REFERENCES := $(foreach r,$(call manifest,speed_references),$(WB_TOP)/solutions/$(r)/mmul.cl)
@@ -113,7 +115,7 @@ TEST := $(BIN)/test-$(EXERCISE)-starter$(EXE)
 SOLUTION_DEMO := $(BIN)/$(EXERCISE)-solution$(EXE)
 SOLUTION_TEST := $(BIN)/test-$(EXERCISE)-solution$(EXE)
 # A graded test is two programs: the test (the checker) and the runner beside it that runs the
-# student's code (common/runner/include/workbook/runner.hpp).
+# student's code (harness/runner/include/workbook/runner.hpp).
 RUNNER := $(BIN)/runner-$(EXERCISE)-starter$(EXE)
 SOLUTION_RUNNER := $(BIN)/runner-$(EXERCISE)-solution$(EXE)
 
