@@ -30,12 +30,6 @@ std::vector<std::string> split_lines(const std::string& text) {
     return lines;
 }
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    const auto e = s.find_last_not_of(" \t\r");
-    return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
-}
-
 void keep_unique(std::vector<std::string>& out, std::set<std::string>& seen, const std::string& item) {
     if (!item.empty() && seen.insert(item).second) out.push_back(item);
 }

@@ -9,6 +9,8 @@
 // whole answer. A client that never reads its answer costs a socket and a buffer, never a worker.
 #include "http_gate.hpp"
 
+#include "workbook/text.hpp"
+
 #include <fmt/format.h>
 
 #include <arpa/inet.h>
@@ -62,11 +64,6 @@ std::string short_answer(int status, const char* reason, const std::string& mess
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
     return s;
-}
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
 // A numeric address ("192.0.2.7", "::1"; IPv4-mapped IPv6 as IPv4) and port of the peer.

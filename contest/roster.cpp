@@ -3,6 +3,7 @@
 
 #include "contest/alias.hpp"
 #include "workbook/errors.hpp"
+#include "workbook/text.hpp"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
@@ -22,12 +23,6 @@
 namespace workbook::contest {
 
 namespace {
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
 
 // "a,b" or "a,\"b, c\"" into its fields (a doubled quote inside quotes is one quote).
 std::vector<std::string> csv_fields(const std::string& line) {

@@ -310,11 +310,6 @@ std::pair<int, std::string> post(httplib::Client& client, const std::string& pat
     return {0, {}};
 }
 
-std::string hostname() {
-    char name[256] = {};
-    return ::gethostname(name, sizeof name - 1) == 0 ? name : "";
-}
-
 }  // namespace
 
 int judge_job(const JudgeJobOptions& o) {

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -160,6 +161,26 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
 ProcessResult run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const ProcessLimits& limits, std::size_t output_cap) {
     return spawn(argv, timeout, {}, &limits, output_cap);
+}
+
+std::string find_on_path(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "";
+    for (std::size_t at = 0; at <= dirs.size();) {
+        const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+        const std::string dir = dirs.substr(at, end - at);
+        if (!dir.empty()) {
+            const std::string candidate = dir + "/" + program;
+            if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        }
+        at = end + 1;
+    }
+    return {};
+}
+
+std::string hostname() {
+    char name[256] = {};
+    return ::gethostname(name, sizeof name - 1) == 0 ? name : "";
 }
 
 }  // namespace workbook

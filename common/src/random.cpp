@@ -54,4 +54,11 @@ std::vector<float> Rng::uniform_vector(std::size_t n, float lo, float hi) {
     return v;
 }
 
+std::string random_hex(int bytes) {
+    std::random_device rd;
+    std::string out;
+    for (int i = 0; i < bytes; ++i) out += fmt::format("{:02x}", rd() & 0xff);
+    return out;
+}
+
 }  // namespace workbook

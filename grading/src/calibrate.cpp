@@ -12,6 +12,7 @@
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
+#include "workbook/random.hpp"
 #include "workbook/text.hpp"
 
 #include <fmt/chrono.h>
@@ -100,12 +101,6 @@ std::vector<Entry> read_manifest(const fs::path& file) {
     return out;
 }
 
-std::string hex(int bytes) {
-    std::random_device rd;
-    std::string out;
-    for (int i = 0; i < bytes; ++i) out += fmt::format("{:02x}", rd() & 0xff);
-    return out;
-}
 
 // Why a run failed, from its evidence record: its first three failed checks' messages, each on
 // one line; a run that left no record (a crash, a hang) says so with its status.
@@ -175,8 +170,8 @@ public:
             std::random_device rd;
             seed_ = ((static_cast<std::uint64_t>(rd()) << 20) ^ rd()) & 0x7fffffffffffULL;
         }
-        nonce_ = hex(16);
-        scratch_ = fs::temp_directory_path() / fmt::format("workbook-calibrate-{}-{}", ::getpid(), hex(4));
+        nonce_ = random_hex(16);
+        scratch_ = fs::temp_directory_path() / fmt::format("workbook-calibrate-{}-{}", ::getpid(), random_hex(4));
         fs::create_directories(scratch_);
         struct Cleanup {
             fs::path dir;
@@ -268,7 +263,7 @@ private:
         spec.checker = e.checker;
         spec.runner = e.runner;
         spec.kernel_dir = dir;
-        spec.evidence = scratch_ / ("evidence-" + hex(8));
+        spec.evidence = scratch_ / ("evidence-" + random_hex(8));
         spec.seed = seed_;
         spec.nonce = nonce_;
         spec.reference = reference(e, ex);

@@ -13,7 +13,9 @@
 #include "workbook/grading/phase_times.hpp"
 #include "workbook/grading/sandbox.hpp"
 #include "workbook/harness/course_tree.hpp"
+#include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
+#include "workbook/random.hpp"
 #include "workbook/text.hpp"
 
 #include <fmt/format.h>
@@ -60,13 +62,6 @@ inline std::vector<std::string> split_words(const std::string& s) {
 inline std::string join_words(const std::vector<std::string>& words) {
     std::string out;
     for (const auto& w : words) out += (out.empty() ? "" : "\x1f") + w;
-    return out;
-}
-
-inline std::string random_hex(int bytes) {
-    std::random_device rd;
-    std::string out;
-    for (int i = 0; i < bytes; ++i) out += fmt::format("{:02x}", rd() & 0xff);
     return out;
 }
 

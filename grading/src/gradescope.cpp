@@ -16,7 +16,7 @@ int make_gradescope_package(const fs::path& root, const fs::path& zip) {
     using namespace std::chrono_literals;
     const fs::path out = fs::absolute(zip);
     const fs::path staging = fs::temp_directory_path() / fmt::format("workbook-gradescope-{}", ::getpid());
-    if (!on_path("zip")) throw Error("zip is not installed: apt-get install zip (or scripts/setup.sh --all)");
+    if (find_on_path("zip").empty()) throw Error("zip is not installed: apt-get install zip (or scripts/setup.sh --all)");
     fs::remove_all(staging);
     fs::create_directories(staging);
     // The source without build trees or the student state; the two scripts at the top.

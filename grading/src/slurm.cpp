@@ -34,10 +34,7 @@ std::string flat(const std::string& s) {
 }  // namespace
 
 std::string need_tool(const std::string& tool) {
-    const char* path = std::getenv("PATH");
-    std::istringstream in(path ? path : "");
-    for (std::string dir; std::getline(in, dir, ':');)
-        if (!dir.empty() && ::access((fs::path(dir) / tool).c_str(), X_OK) == 0) return (fs::path(dir) / tool).string();
+    if (std::string found = find_on_path(tool); !found.empty()) return found;
     throw Error(fmt::format("Slurm's {} is not on PATH: install Slurm's client commands (Debian: apt-get install "
                             "slurm-client) or run this on the cluster's login node",
                             tool));

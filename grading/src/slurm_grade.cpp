@@ -234,12 +234,6 @@ std::string not_graded_reason(const Job& job, std::size_t k) {
                        k, attempts);
 }
 
-std::string hostname() {
-    char name[256] = {};
-    ::gethostname(name, sizeof name - 1);
-    return name;
-}
-
 // One array task: the local grader's `part` step on chunk SLURM_ARRAY_TASK_ID.
 int run_task(const harness::CourseTree& tree, const GradeOptions& given) {
     const char* index = std::getenv("SLURM_ARRAY_TASK_ID");

@@ -1,6 +1,9 @@
 // What is in the submissions folder, and each one's name (see grader.hpp).
 #include "grader.hpp"
 
+#include "workbook/process.hpp"
+#include "workbook/text.hpp"
+
 #include "workbook/errors.hpp"
 
 #include <algorithm>
@@ -8,13 +11,6 @@
 
 namespace workbook::grading {
 
-bool on_path(const std::string& program) {
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "");
-    for (std::string dir; std::getline(dirs, dir, ':');)
-        if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
-    return false;
-}
 
 // A submission's name is a file and folder name in every output and a cgroup's: letters, digits,
 // '.', '_' and '-'. Anything else (a newline, a right-to-left override, a slash's look-alike)
@@ -71,7 +67,7 @@ std::vector<Submission> find_submissions(const fs::path& dir, const fs::path& ro
                                     sanitize(out[i].path.filename().string(), 300)));
     // Without unzip every zipped submission would score 0 for a failed unpacking: refuse instead.
     if (std::any_of(out.begin(), out.end(), [](const auto& s) { return s.path.extension() == ".zip"; }) &&
-        !on_path("unzip"))
+        find_on_path("unzip").empty())
         throw Error("some submissions are .zip files and unzip is not installed: apt-get install unzip (or "
                     "scripts/setup.sh --all), then grade again");
     return out;

@@ -30,7 +30,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
 // For a child that must not grow past what its job needs (a preprocessor fed a student's macros):
 // standard input given as text, exactly the environment given (nothing inherited, nothing set in
 // the child after fork, which a threaded parent such as an OpenCL runner needs), and limits on
-// its CPU seconds and on the bytes of any file it writes.
+// its CPU seconds.
 struct ProcessLimits {
     std::string stdin_text;                              // its whole standard input (held in memory)
     std::optional<std::vector<std::string>> environment;  // empty: inherited, plus extra_env
@@ -38,5 +38,10 @@ struct ProcessLimits {
 };
 ProcessResult run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const ProcessLimits& limits, std::size_t output_cap = 1 << 20);
+
+// The full path of `program` in a folder of PATH where it is executable, or "" when none has it.
+std::string find_on_path(const std::string& program);
+// This machine's name ("" when it cannot be read).
+std::string hostname();
 
 }  // namespace workbook

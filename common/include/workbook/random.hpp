@@ -17,6 +17,9 @@ std::uint64_t session_seed();
 // "seed 1234 (repeat with WORKBOOK_SEED=1234)"
 std::string seed_banner(std::uint64_t seed);
 
+// `bytes` bytes from the system's random device, as hex: names and nonces no one can guess.
+std::string random_hex(int bytes);
+
 class Rng {
 public:
     explicit Rng(std::uint64_t seed) : state_(seed) {}

@@ -60,6 +60,12 @@ std::string without_comments(const std::string& source);
 std::string as_preprocessor_reads(const std::string& source);
 
 // Safe inside HTML/SVG text and attribute values: & < > " ' replaced by entities.
+// Without the spaces, tabs and line ends at either end.
+inline std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
 inline std::string html_escape(const std::string& text) {
     std::string out;
     out.reserve(text.size());

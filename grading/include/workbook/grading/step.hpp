@@ -16,8 +16,5 @@ std::vector<std::string> submission_names(const fs::path& dir, const fs::path& r
 // The names that `out`'s journal holds (a finished local run, or a gather).
 std::vector<std::string> journal_names(const fs::path& out);
 
-// Whether `program` is an executable file in a folder of PATH: the grader's tools (unzip, zip)
-// come with `scripts/setup.sh --all`, not with the student's set-up, so they are checked first.
-bool on_path(const std::string& program);
 
 }  // namespace workbook::grading
