@@ -99,8 +99,11 @@ SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& t, bool cpu_de
     v.waive_below = cpu_device ? spec.waive_below_cpu : spec.waive_below;
     v.waived = v.solution_gain < v.waive_below;
     // Waived or not, a kernel below the previous rung by more than the noise the check allows (the
-    // same band: 1 / waive_below) is slower than what the student already wrote, and fails.
-    v.floor_gain = 1.0 / v.waive_below;
+    // same band: 1 / waive_below) is slower than what the student already wrote, and fails. Where
+    // this rung's own solution is the slower of the two on this device (a bigger register block on
+    // a CPU, whose work-items run one after another), the band is taken below the solution
+    // instead: applying the rung's technique is never what fails a kernel.
+    v.floor_gain = std::min(1.0, v.solution_gain) / v.waive_below;
     v.ok = v.student_gain >= (v.waived ? v.floor_gain : v.required_gain);
     return v;
 }
