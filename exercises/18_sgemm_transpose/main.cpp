@@ -5,5 +5,5 @@
 #include "workbook/matmul_run.hpp"
 
 int main(int argc, char** argv) {
-    return workbook::matmul::run_kernel_demo(argc, argv, "Exercise 18 (SGEMM 4): the A tile transposed and padded in local memory", workbook::ex18::rung());
+    return workbook::matmul::run_kernel_demo(argc, argv, "Exercise 18 (SGEMM 4): 8 x 16 per work-item, the A tile transposed", workbook::ex18::rung());
 }

@@ -5,5 +5,5 @@
 #include "workbook/matmul_run.hpp"
 
 int main(int argc, char** argv) {
-    return workbook::matmul::run_kernel_demo(argc, argv, "Exercise 19 (SGEMM 5): double-buffered tiles", workbook::ex19::rung());
+    return workbook::matmul::run_kernel_demo(argc, argv, "Exercise 19 (SGEMM 5): the next tiles prefetched into registers", workbook::ex19::rung());
 }

@@ -7,10 +7,10 @@
 
 #include <doctest/doctest.h>
 
-TEST_CASE("19_sgemm_prefetch: C = A·B, double-buffered tiles, any N") {
+TEST_CASE("19_sgemm_prefetch: C = A·B, the next tiles prefetched into registers, any N") {
     workbook::testing::check_matmul_kernel(workbook::ex19::rung());
 }
 
 TEST_CASE("19_sgemm_prefetch: speed, against exercise 18's kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({"prefetching (double-buffered tiles)", workbook::ex19::previous_rung, workbook::ex19::this_rung});
+    workbook::testing::check_matmul_speed({"prefetching (the next tiles loaded into registers during the multiply-adds)", workbook::ex19::previous_rung, workbook::ex19::this_rung});
 }

@@ -1,19 +1,47 @@
-// Exercise 19 solution: exercise 18's kernel with two buffers for each tile. While the group
-// multiplies the tiles in one buffer, it loads the next tiles into the other: the global loads of
-// step t + 1 are issued before the multiply-adds of step t, so their latency hides behind
-// arithmetic, and one barrier per step suffices instead of two.
+// Exercise 19 solution: exercise 18's kernel with the next tiles prefetched into registers. Each
+// work-item issues the global loads of its share of tile t + 1 (fetch_tiles) *before* the
+// multiply-adds of tile t, and stores them to local memory (put_tiles) *after* them. In exercise
+// 18 the group stalls once per tile, waiting for its loads, and on the H100 no other group runs
+// on its compute unit meanwhile; here the loads travel while the group computes: a GPU waits for
+// a load only where its value is first used, and that is now a whole tile of multiply-adds later.
+//
+// It is exercise 18's loop rotated by half a step, with the same single set of local tiles and
+// two barriers per tile: nobody may overwrite tile t in local memory until everyone has finished
+// reading it, and nobody may read tile t + 1 until everyone has stored their share. Two sets of
+// local tiles would save one barrier, but they cost registers for the second set's addresses:
+// measured slower on the H100. The registers that hold the next tile while the group computes
+// cost too: with TSK = 8 they are half as many as with 16 (launch.hpp).
+//
+// Shapes, build options, __local arguments and which elements a work-item owns: as exercise 18.
+#define RTSM (TSM / WPTM)                   // work-items down the block (dimension 1)
+#define RTSN (TSN / WPTN)                   // work-items across the block (dimension 0)
+#define THREADS (RTSM * RTSN)               // the work-group's size
+#define AK (TSM + PAD)                      // floats in one k-row of the transposed A tile
+#define LOADS_A (TSM * TSK / 4 / THREADS)   // float4s of the A tile each work-item loads
+#define LOADS_B (TSK * TSN / 4 / THREADS)   // and of the B tile
+#if WPTM % 4 || WPTN % 4 || PAD % 4 || TSK % 4 || LOADS_A < 1 || LOADS_A * THREADS * 4 != TSM * TSK || \
+    LOADS_B < 1 || LOADS_B * THREADS * 4 != TSK * TSN
+#error "WPTM, WPTN, PAD and TSK must be multiples of 4, and each work-item must load whole float4s of both tiles"
+#endif
 
-// As in exercise 16: four floats of row `row` of M from column `col` (a multiple of 4), zeros
-// outside the matrix, one aligned float4 load when every row starts on a 16-byte boundary.
+// Four floats of row `row` of M from column `col` (a multiple of 4), zeros outside the matrix,
+// for N % 4 == 0: every row then starts on a 16-byte boundary, and a float4 of a row lies wholly
+// inside the matrix or wholly outside it. One aligned load or none, and no branch around it.
+float4 load4_aligned(__global const float* M, const int N, const int row, const int col)
+{
+    return row < N && col < N ? *(__global const float4*)(M + row * N + col) : (float4)(0.0f);
+}
+
+// The same for any N, element by element (exercise 16's other path).
 float4 load4(__global const float* M, const int N, const int row, const int col)
 {
     if (row >= N) return (float4)(0.0f);
     __global const float* p = M + row * N + col;
-    if (N % 4 == 0 && col < N) return *(__global const float4*)p;
     return (float4)(col < N ? p[0] : 0.0f, col + 1 < N ? p[1] : 0.0f,
                     col + 2 < N ? p[2] : 0.0f, col + 3 < N ? p[3] : 0.0f);
 }
 
+// As in exercise 16: a float4 of C, only its columns inside the matrix.
 void store4(__global float* M, const int N, const int row, const int col, const float4 v)
 {
     if (row >= N || col >= N) return;
@@ -28,68 +56,111 @@ void store4(__global float* M, const int N, const int row, const int col, const 
     if (col + 3 < N) p[3] = v.w;
 }
 
-// Fills buffer `buf` with tile t of A (transposed, padded) and of B: the loads of exercise 18.
-void load_tiles(__global const float* A, __global const float* B, const int N, const int t, const int id, const int threads,
-                const int first_row, const int first_col, __local float* At, __local float4* Bwrk)
+// Work-item `id`'s share of tile t, from global memory into registers: LOADS_A float4s of the A
+// tile (TSM rows of TSK / 4 float4s) and LOADS_B of the B tile (TSK rows of TSN / 4 float4s),
+// float4 number id, id + THREADS, ... of each, so that neighbouring ids load neighbouring
+// float4s of a row. Nothing here uses a loaded value, so all the loads are in flight together;
+// the aligned path is chosen once for the whole share, not once per float4.
+void fetch_tiles(__global const float* A, __global const float* B, const int N, const int t, const int id,
+                 const int first_row, const int first_col, float4 ra[LOADS_A], float4 rb[LOADS_B])
 {
-    for (int q = id; q < TSM * TSK / 4; q += threads) {
-        const int r = q / (TSK / 4), k4 = 4 * (q % (TSK / 4));
-        const float4 a = load4(A, N, first_row + r, t * TSK + k4);
-        At[(k4 + 0) * (TSM + PAD) + r] = a.x;
-        At[(k4 + 1) * (TSM + PAD) + r] = a.y;
-        At[(k4 + 2) * (TSM + PAD) + r] = a.z;
-        At[(k4 + 3) * (TSM + PAD) + r] = a.w;
-        Bwrk[q] = load4(B, N, t * TSK + q / (TSN / 4), first_col + 4 * (q % (TSN / 4)));
+    if (N % 4 == 0) {
+#pragma unroll
+        for (int l = 0; l < LOADS_A; l++) {
+            const int q = id + l * THREADS;
+            ra[l] = load4_aligned(A, N, first_row + q / (TSK / 4), t * TSK + 4 * (q % (TSK / 4)));
+        }
+#pragma unroll
+        for (int l = 0; l < LOADS_B; l++) {
+            const int q = id + l * THREADS;
+            rb[l] = load4_aligned(B, N, t * TSK + q / (TSN / 4), first_col + 4 * (q % (TSN / 4)));
+        }
+    } else {
+#pragma unroll
+        for (int l = 0; l < LOADS_A; l++) {
+            const int q = id + l * THREADS;
+            ra[l] = load4(A, N, first_row + q / (TSK / 4), t * TSK + 4 * (q % (TSK / 4)));
+        }
+#pragma unroll
+        for (int l = 0; l < LOADS_B; l++) {
+            const int q = id + l * THREADS;
+            rb[l] = load4(B, N, t * TSK + q / (TSN / 4), first_col + 4 * (q % (TSN / 4)));
+        }
     }
 }
 
-// As exercise 18, and AwrkT, Bwrk hold two tiles each, one after the other.
-__kernel void mmul(const int N,
-                   __global const float* A,
-                   __global const float* B,
-                   __global float* C,
-                   __local float4* AwrkT,
-                   __local float4* Bwrk)
+// The same share, from registers into local memory: each float4 of A (row r, columns k4 .. k4 + 3
+// of the tile) becomes four floats in four k-rows of the transposed tile; B is stored as it is.
+void put_tiles(const int id, const float4 ra[LOADS_A], const float4 rb[LOADS_B], __local float* At,
+               __local float4* Bt)
+{
+#pragma unroll
+    for (int l = 0; l < LOADS_A; l++) {
+        const int q = id + l * THREADS;
+        const int r = q / (TSK / 4), k4 = 4 * (q % (TSK / 4));
+        At[(k4 + 0) * AK + r] = ra[l].x;
+        At[(k4 + 1) * AK + r] = ra[l].y;
+        At[(k4 + 2) * AK + r] = ra[l].z;
+        At[(k4 + 3) * AK + r] = ra[l].w;
+    }
+#pragma unroll
+    for (int l = 0; l < LOADS_B; l++) Bt[id + l * THREADS] = rb[l];
+}
+
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void mmul(const int N,
+          __global const float* A,
+          __global const float* B,
+          __global float* C,
+          __local float4* AwrkT,   // the A tile transposed: TSK k-rows of AK floats, (r, k) at [k*AK + r]
+          __local float4* Bwrk)    // the B tile as in B: TSK rows of TSN / 4 float4s
 {
     const int lc = get_local_id(0), lr = get_local_id(1);
-    const int threads = (TSN / 8) * (TSM / WPTM);           // the work-group's size
-    const int id = lr * (TSN / 8) + lc;                    // 0 .. threads-1, for the loads
+    const int id = lr * RTSN + lc;  // 0 .. THREADS-1, for the loads
     const int first_row = get_group_id(1) * TSM, first_col = get_group_id(0) * TSN;
-    const int a_floats = TSK * (TSM + PAD), b_float4s = TSK * TSN / 4;  // one buffer of each
 
-    float4 acc[WPTM][2];
-    for (int i = 0; i < WPTM; i++) acc[i][0] = acc[i][1] = (float4)(0.0f);
+    float4 acc[WPTM][WPTN / 4];
+#pragma unroll
+    for (int i = 0; i < WPTM; i++)
+#pragma unroll
+        for (int j = 0; j < WPTN / 4; j++) acc[i][j] = (float4)(0.0f);
 
+    float4 ra[LOADS_A], rb[LOADS_B];  // this work-item's share of the next tile, in flight
     const int tiles = (N + TSK - 1) / TSK;
-    load_tiles(A, B, N, 0, id, threads, first_row, first_col, (__local float*)AwrkT, Bwrk);
-    barrier(CLK_LOCAL_MEM_FENCE);  // the first tiles complete
+    fetch_tiles(A, B, N, 0, id, first_row, first_col, ra, rb);
+    put_tiles(id, ra, rb, (__local float*)AwrkT, Bwrk);
+    barrier(CLK_LOCAL_MEM_FENCE);  // tile 0 complete
     for (int t = 0; t < tiles; t++) {
-        const int now = t % 2;  // the buffer holding tile t; the other one is free
-        // The free buffer was last read in step t - 1, and every work-item passed the barrier
-        // at its end since: safe to fill it with tile t + 1 now.
-        if (t + 1 < tiles)
-            load_tiles(A, B, N, t + 1, id, threads, first_row, first_col, (__local float*)AwrkT + (1 - now) * a_floats,
-                       Bwrk + (1 - now) * b_float4s);
-        __local const float4* At4 = AwrkT + now * a_floats / 4;
-        __local const float4* Bt = Bwrk + now * b_float4s;
+        // The loads of tile t + 1, issued now: nothing waits for them before put_tiles below.
+        if (t + 1 < tiles) fetch_tiles(A, B, N, t + 1, id, first_row, first_col, ra, rb);
+
+#pragma unroll
         for (int k = 0; k < TSK; k++) {
-            // This work-item's eight columns of row k of B: two float4s, TSN / 2 columns apart.
-            const float4 b0 = Bt[k * (TSN / 4) + lc], b1 = Bt[k * (TSN / 4) + lc + TSN / 8];
-            const float4 a_lo = At4[(k * (TSM + PAD) + lr * WPTM) / 4];
-            const float4 a_hi = At4[(k * (TSM + PAD) + lr * WPTM) / 4 + 1];
-            const float a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-            for (int i = 0; i < WPTM; i++) {
-                acc[i][0] += a[i] * b0;
-                acc[i][1] += a[i] * b1;
+            // As in exercise 18: WPTM rows of column k of A, WPTN columns of row k of B.
+            float a[WPTM];
+#pragma unroll
+            for (int i = 0; i < WPTM / 4; i++) {
+                const float4 v = AwrkT[(k * AK + lr * WPTM) / 4 + i];
+                a[4 * i] = v.x, a[4 * i + 1] = v.y, a[4 * i + 2] = v.z, a[4 * i + 3] = v.w;
             }
+            float4 b[WPTN / 4];
+#pragma unroll
+            for (int j = 0; j < WPTN / 4; j++) b[j] = Bwrk[k * (TSN / 4) + j * RTSN + lc];
+#pragma unroll
+            for (int i = 0; i < WPTM; i++)
+#pragma unroll
+                for (int j = 0; j < WPTN / 4; j++) acc[i][j] += a[i] * b[j];
         }
-        // One barrier: tile t + 1 is complete, and nobody reads buffer `now` any more, so the
-        // next step may fill it.
-        barrier(CLK_LOCAL_MEM_FENCE);
+
+        if (t + 1 < tiles) {
+            barrier(CLK_LOCAL_MEM_FENCE);  // everyone done reading tile t before it is overwritten
+            put_tiles(id, ra, rb, (__local float*)AwrkT, Bwrk);
+            barrier(CLK_LOCAL_MEM_FENCE);  // tile t + 1 complete before anyone reads it
+        }
     }
-    for (int i = 0; i < WPTM; i++) {
-        const int row = first_row + lr * WPTM + i;
-        store4(C, N, row, first_col + 4 * lc, acc[i][0]);
-        store4(C, N, row, first_col + TSN / 2 + 4 * lc, acc[i][1]);
-    }
+#pragma unroll
+    for (int i = 0; i < WPTM; i++)
+#pragma unroll
+        for (int j = 0; j < WPTN / 4; j++)
+            store4(C, N, first_row + lr * WPTM + i, first_col + 4 * (j * RTSN + lc), acc[i][j]);
 }

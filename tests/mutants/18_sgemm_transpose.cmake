@@ -1,17 +1,27 @@
 # Planted bugs for exercise 18 (see workbook_mutant() in cmake/workbook.cmake).
 
+# No barrier at the end of a tile: a work-item that finishes the k loop first stores its share of
+# the next tile over values that others are still reading. A CPU device runs the group's
+# work-items in turn and hides it; the race pass reports it.
 workbook_mutant(missing_second_barrier mmul.cl
-  [=[        barrier(CLK_LOCAL_MEM_FENCE);  // everyone done with these tiles before the next load]=]
-  [=[        // planted bug: no barrier before the next load]=] RACE)
-# Not transposed after all: element (r, k4) stored at (k4, r)'s place only for j = 0.
+  [=[        barrier(CLK_LOCAL_MEM_FENCE);  // everyone done with these tiles before the next are stored]=]
+  [=[        // planted bug: no barrier before the next tile is stored]=] RACE)
+# Not transposed after all for one of the four floats: element (r, k4 + 1) stored at (k4 + 1, r)'s
+# place in an untransposed layout.
 workbook_mutant(store_not_transposed mmul.cl
-  [=[            At[(k4 + 1) * (TSM + PAD) + r] = a.y;]=]
-  [=[            At[r * (TSM + PAD) + k4 + 1] = a.y;  // planted bug: not transposed]=])
+  [=[        At[(k4 + 1) * AK + r] = ra[l].y;]=]
+  [=[        At[r * AK + k4 + 1] = ra[l].y;  // planted bug: not transposed]=])
 # The reads forget the padding: every k-row after the first is read shifted.
 workbook_mutant(padding_forgotten mmul.cl
-  [=[            const float4 a_lo = AwrkT[(k * (TSM + PAD) + lr * WPTM) / 4];]=]
-  [=[            const float4 a_lo = AwrkT[(k * TSM + lr * WPTM) / 4];  // planted bug: rows are TSM + PAD long]=])
-# The stores use exercise 17's rows, RTSM apart, while the sums are for neighbouring rows.
-workbook_mutant(store_rows_apart mmul.cl
-  [=[        const int row = first_row + lr * WPTM + i;]=]
-  [=[        const int row = first_row + lr + i * RTSM;  // planted bug: exercise 17's rows]=])
+  [=[                const float4 v = AwrkT[(k * AK + lr * WPTM) / 4 + i];]=]
+  [=[                const float4 v = AwrkT[(k * TSM + lr * WPTM) / 4 + i];  // planted bug: k-rows are AK long]=])
+# Sixteen neighbouring columns read from the B tile, while the sums are stored as four float4s
+# RTSN apart: the reads and the stores disagree about which columns a work-item owns.
+workbook_mutant(columns_neighbours mmul.cl
+  [=[            for (int j = 0; j < WPTN / 4; j++) b[j] = Bwrk[k * (TSN / 4) + j * RTSN + lc];]=]
+  [=[            for (int j = 0; j < WPTN / 4; j++) b[j] = Bwrk[k * (TSN / 4) + lc * (WPTN / 4) + j];  // planted bug]=])
+# The aligned path without its bounds test: past the last column of A (k beyond N) and the last
+# row of B it multiplies whatever lies there, or reads past the buffer.
+workbook_mutant(aligned_unguarded mmul.cl
+  [=[    return row < N && col < N ? *(__global const float4*)(M + row * N + col) : (float4)(0.0f);]=]
+  [=[    return *(__global const float4*)(M + row * N + col);  // planted bug: no bounds test]=])
