@@ -6,7 +6,7 @@
 // The A tile is stored transposed in local memory: AwrkT holds TSK k-rows of AK = TSM + PAD floats,
 // element (r, k) of the tile at float k*AK + r, so a work-item's 8 values of A at step k are two
 // float4s. Each work-item loads its whole share of a tile into registers (fetch_tiles) before it
-// stores any of it (put_tiles): see the README for why that matters here.
+// stores any of it (put_tiles): the README says why that matters here.
 #define RTSM (TSM / WPTM)                   // work-items down the block (dimension 1)
 #define RTSN (TSN / WPTN)                   // work-items across the block (dimension 0)
 #define THREADS (RTSM * RTSN)               // the work-group's size
@@ -18,25 +18,19 @@
 #error "WPTM, WPTN, PAD and TSK must be multiples of 4, and each work-item must load whole float4s of both tiles"
 #endif
 
-// Given: exercise 16's load4 in two halves, the aligned path and the other, and its store4.
-// Four floats of row `row` of M from column `col` (a multiple of 4), zeros outside the matrix,
-// for N % 4 == 0: every row then starts on a 16-byte boundary, and a float4 of a row lies wholly
-// inside the matrix or wholly outside it. One aligned load or none, and no branch around it.
-float4 load4_aligned(__global const float* M, const int N, const int row, const int col)
-{
-    return row < N && col < N ? *(__global const float4*)(M + row * N + col) : (float4)(0.0f);
-}
-
-// The same for any N, element by element (exercise 16's other path).
+// Given: exercise 16's helpers.
+// Four floats of row `row` of M from column `col` (a multiple of 4), zeros
+// outside the matrix, one aligned float4 load when every row starts on a 16-byte boundary.
 float4 load4(__global const float* M, const int N, const int row, const int col)
 {
     if (row >= N) return (float4)(0.0f);
     __global const float* p = M + row * N + col;
+    if (N % 4 == 0 && col < N) return *(__global const float4*)p;
     return (float4)(col < N ? p[0] : 0.0f, col + 1 < N ? p[1] : 0.0f,
                     col + 2 < N ? p[2] : 0.0f, col + 3 < N ? p[3] : 0.0f);
 }
 
-// As in exercise 16: a float4 of C, only its columns inside the matrix.
+// A float4 of C, only its columns inside the matrix.
 void store4(__global float* M, const int N, const int row, const int col, const float4 v)
 {
     if (row >= N || col >= N) return;
@@ -55,8 +49,7 @@ void store4(__global float* M, const int N, const int row, const int col, const 
 //       of TSK / 4 float4s, the B tile TSK rows of TSN / 4 float4s; the work-item loads float4
 //       q = id + l*THREADS of each (l = 0 .. LOADS_A-1 of A into ra[l], 0 .. LOADS_B-1 of B into
 //       rb[l]). A's float4 q: row first_row + q / (TSK/4), column t*TSK + 4*(q % (TSK/4)); B's:
-//       row t*TSK + q / (TSN/4), column first_col + 4*(q % (TSN/4)). Use load4_aligned when
-//       N % 4 == 0 (decide once, around both loops) and load4 otherwise.
+//       row t*TSK + q / (TSN/4), column first_col + 4*(q % (TSN/4)). Only loads: no stores here.
 void fetch_tiles(__global const float* A, __global const float* B, const int N, const int t, const int id,
                  const int first_row, const int first_col, float4 ra[LOADS_A], float4 rb[LOADS_B])
 {

@@ -8,9 +8,10 @@
 // It is exercise 18's loop rotated by half a step, with the same single set of local tiles and
 // two barriers per tile: nobody may overwrite tile t in local memory until everyone has finished
 // reading it, and nobody may read tile t + 1 until everyone has stored their share. Two sets of
-// local tiles would save one barrier, but they cost registers for the second set's addresses:
-// measured slower on the H100. The registers that hold the next tile while the group computes
-// cost too: with TSK = 8 they are half as many as with 16 (launch.hpp).
+// local tiles would save one barrier, but the 128 x 256 x 16 tiles do not fit twice in the 48 KiB
+// of local memory NVIDIA's OpenCL offers, and 8-deep tiles in two sets measured slower on the
+// H100. The registers that hold the next tile while the group computes cost too: 255 a work-item
+// on the H100 (all there are), where exercise 18's kernel needs 238.
 //
 // Shapes, build options, __local arguments and which elements a work-item owns: as exercise 18.
 #define RTSM (TSM / WPTM)                   // work-items down the block (dimension 1)
@@ -24,19 +25,13 @@
 #error "WPTM, WPTN, PAD and TSK must be multiples of 4, and each work-item must load whole float4s of both tiles"
 #endif
 
-// Four floats of row `row` of M from column `col` (a multiple of 4), zeros outside the matrix,
-// for N % 4 == 0: every row then starts on a 16-byte boundary, and a float4 of a row lies wholly
-// inside the matrix or wholly outside it. One aligned load or none, and no branch around it.
-float4 load4_aligned(__global const float* M, const int N, const int row, const int col)
-{
-    return row < N && col < N ? *(__global const float4*)(M + row * N + col) : (float4)(0.0f);
-}
-
-// The same for any N, element by element (exercise 16's other path).
+// As in exercise 16: four floats of row `row` of M from column `col` (a multiple of 4), zeros
+// outside the matrix, one aligned float4 load when every row starts on a 16-byte boundary.
 float4 load4(__global const float* M, const int N, const int row, const int col)
 {
     if (row >= N) return (float4)(0.0f);
     __global const float* p = M + row * N + col;
+    if (N % 4 == 0 && col < N) return *(__global const float4*)p;
     return (float4)(col < N ? p[0] : 0.0f, col + 1 < N ? p[1] : 0.0f,
                     col + 2 < N ? p[2] : 0.0f, col + 3 < N ? p[3] : 0.0f);
 }
@@ -59,33 +54,19 @@ void store4(__global float* M, const int N, const int row, const int col, const 
 // Work-item `id`'s share of tile t, from global memory into registers: LOADS_A float4s of the A
 // tile (TSM rows of TSK / 4 float4s) and LOADS_B of the B tile (TSK rows of TSN / 4 float4s),
 // float4 number id, id + THREADS, ... of each, so that neighbouring ids load neighbouring
-// float4s of a row. Nothing here uses a loaded value, so all the loads are in flight together;
-// the aligned path is chosen once for the whole share, not once per float4.
+// float4s of a row. Nothing here uses a loaded value, so all the loads are in flight together.
 void fetch_tiles(__global const float* A, __global const float* B, const int N, const int t, const int id,
                  const int first_row, const int first_col, float4 ra[LOADS_A], float4 rb[LOADS_B])
 {
-    if (N % 4 == 0) {
 #pragma unroll
-        for (int l = 0; l < LOADS_A; l++) {
-            const int q = id + l * THREADS;
-            ra[l] = load4_aligned(A, N, first_row + q / (TSK / 4), t * TSK + 4 * (q % (TSK / 4)));
-        }
+    for (int l = 0; l < LOADS_A; l++) {
+        const int q = id + l * THREADS;
+        ra[l] = load4(A, N, first_row + q / (TSK / 4), t * TSK + 4 * (q % (TSK / 4)));
+    }
 #pragma unroll
-        for (int l = 0; l < LOADS_B; l++) {
-            const int q = id + l * THREADS;
-            rb[l] = load4_aligned(B, N, t * TSK + q / (TSN / 4), first_col + 4 * (q % (TSN / 4)));
-        }
-    } else {
-#pragma unroll
-        for (int l = 0; l < LOADS_A; l++) {
-            const int q = id + l * THREADS;
-            ra[l] = load4(A, N, first_row + q / (TSK / 4), t * TSK + 4 * (q % (TSK / 4)));
-        }
-#pragma unroll
-        for (int l = 0; l < LOADS_B; l++) {
-            const int q = id + l * THREADS;
-            rb[l] = load4(B, N, t * TSK + q / (TSN / 4), first_col + 4 * (q % (TSN / 4)));
-        }
+    for (int l = 0; l < LOADS_B; l++) {
+        const int q = id + l * THREADS;
+        rb[l] = load4(B, N, t * TSK + q / (TSN / 4), first_col + 4 * (q % (TSN / 4)));
     }
 }
 
@@ -152,11 +133,9 @@ void mmul(const int N,
                 for (int j = 0; j < WPTN / 4; j++) acc[i][j] += a[i] * b[j];
         }
 
-        if (t + 1 < tiles) {
-            barrier(CLK_LOCAL_MEM_FENCE);  // everyone done reading tile t before it is overwritten
-            put_tiles(id, ra, rb, (__local float*)AwrkT, Bwrk);
-            barrier(CLK_LOCAL_MEM_FENCE);  // tile t + 1 complete before anyone reads it
-        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // everyone done reading tile t before it is overwritten
+        if (t + 1 < tiles) put_tiles(id, ra, rb, (__local float*)AwrkT, Bwrk);
+        barrier(CLK_LOCAL_MEM_FENCE);  // tile t + 1 complete before anyone reads it
     }
 #pragma unroll
     for (int i = 0; i < WPTM; i++)

@@ -20,8 +20,8 @@ workbook_mutant(padding_forgotten mmul.cl
 workbook_mutant(columns_neighbours mmul.cl
   [=[            for (int j = 0; j < WPTN / 4; j++) b[j] = Bwrk[k * (TSN / 4) + j * RTSN + lc];]=]
   [=[            for (int j = 0; j < WPTN / 4; j++) b[j] = Bwrk[k * (TSN / 4) + lc * (WPTN / 4) + j];  // planted bug]=])
-# The aligned path without its bounds test: past the last column of A (k beyond N) and the last
-# row of B it multiplies whatever lies there, or reads past the buffer.
-workbook_mutant(aligned_unguarded mmul.cl
-  [=[    return row < N && col < N ? *(__global const float4*)(M + row * N + col) : (float4)(0.0f);]=]
-  [=[    return *(__global const float4*)(M + row * N + col);  // planted bug: no bounds test]=])
+# The aligned path without its column test: past the last column of a row (k beyond N in A, the
+# last block of columns in B) it loads the next row's first floats instead of zeros.
+workbook_mutant(aligned_past_the_row mmul.cl
+  [=[    if (N % 4 == 0 && col < N) return *(__global const float4*)p;]=]
+  [=[    if (N % 4 == 0) return *(__global const float4*)p;  // planted bug: no column test]=])

@@ -4,13 +4,13 @@
 # tile t while others still read it. A CPU device runs the group's work-items in turn and hides
 # it; the race pass reports it.
 workbook_mutant(missing_read_barrier mmul.cl
-  [=[            barrier(CLK_LOCAL_MEM_FENCE);  // everyone done reading tile t before it is overwritten]=]
-  [=[            // planted bug: no barrier before tile t + 1 is stored]=] RACE)
+  [=[        barrier(CLK_LOCAL_MEM_FENCE);  // everyone done reading tile t before it is overwritten]=]
+  [=[        // planted bug: no barrier before tile t + 1 is stored]=] RACE)
 # Without the barrier after the stores, a work-item may read tile t + 1 before the others have
 # stored their shares of it.
 workbook_mutant(missing_write_barrier mmul.cl
-  [=[            barrier(CLK_LOCAL_MEM_FENCE);  // tile t + 1 complete before anyone reads it]=]
-  [=[            // planted bug: no barrier after tile t + 1 is stored]=] RACE)
+  [=[        barrier(CLK_LOCAL_MEM_FENCE);  // tile t + 1 complete before anyone reads it]=]
+  [=[        // planted bug: no barrier after tile t + 1 is stored]=] RACE)
 # The prefetch fetches the tile being multiplied instead of the next one: tile 0 counted twice,
 # the last tile never.
 workbook_mutant(prefetch_same_tile mmul.cl
