@@ -20,8 +20,7 @@ workbook_mutant(padding_forgotten mmul.cl
 workbook_mutant(columns_neighbours mmul.cl
   [=[            for (int j = 0; j < WPTN / 4; j++) b[j] = Bwrk[k * (TSN / 4) + j * RTSN + lc];]=]
   [=[            for (int j = 0; j < WPTN / 4; j++) b[j] = Bwrk[k * (TSN / 4) + lc * (WPTN / 4) + j];  // planted bug]=])
-# The aligned path without its column test: past the last column of a row (k beyond N in A, the
-# last block of columns in B) it loads the next row's first floats instead of zeros.
-workbook_mutant(aligned_past_the_row mmul.cl
-  [=[    if (N % 4 == 0 && col < N) return *(__global const float4*)p;]=]
-  [=[    if (N % 4 == 0) return *(__global const float4*)p;  // planted bug: no column test]=])
+# The stores use exercise 17's rows, RTSM apart, while the sums are for neighbouring rows.
+workbook_mutant(store_rows_apart mmul.cl
+  [=[            store4(C, N, first_row + lr * WPTM + i, first_col + 4 * (j * RTSN + lc), acc[i][j]);]=]
+  [=[            store4(C, N, first_row + lr + i * RTSM, first_col + 4 * (j * RTSN + lc), acc[i][j]);  // planted bug]=])
