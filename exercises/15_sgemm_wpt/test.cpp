@@ -12,5 +12,6 @@ TEST_CASE("15_sgemm_wpt: C = A·B, 8 elements of a column of C per work-item, 32
 }
 
 TEST_CASE("15_sgemm_wpt: speed, against exercise 10's blocked kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({"more work per work-item", workbook::ex15::previous_rung, workbook::ex15::this_rung});
+    workbook::testing::check_matmul_speed({.technique = "more work per work-item", .previous = workbook::ex15::previous_rung,
+                                          .current = workbook::ex15::this_rung, .traffic = workbook::traffic::Metric::local_bytes});
 }

@@ -13,5 +13,6 @@ TEST_CASE("16_sgemm_float4: C = A·B with float4 loads, sums and stores, a scala
 }
 
 TEST_CASE("16_sgemm_float4: speed, against exercise 15's kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({"wider data types (float4)", workbook::ex16::previous_rung, workbook::ex16::this_rung});
+    workbook::testing::check_matmul_speed({.technique = "wider data types (float4)", .previous = workbook::ex16::previous_rung,
+                                          .current = workbook::ex16::this_rung, .traffic = workbook::traffic::Metric::loads});
 }

@@ -12,5 +12,6 @@ TEST_CASE("17_sgemm_2d_block: C = A·B, 8 x 8 register blocks, 128 x 128 blocks,
 }
 
 TEST_CASE("17_sgemm_2d_block: speed, against exercise 16's kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({"2D register blocking", workbook::ex17::previous_rung, workbook::ex17::this_rung});
+    workbook::testing::check_matmul_speed({.technique = "2D register blocking", .previous = workbook::ex17::previous_rung,
+                                          .current = workbook::ex17::this_rung, .traffic = workbook::traffic::Metric::local_bytes});
 }

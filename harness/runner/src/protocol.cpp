@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -183,7 +184,28 @@ std::chrono::milliseconds Client::call_timeout() {
 }
 
 Client::Client(std::vector<std::string> command, bool wrapped) : command_(std::move(command)), wrapped_(wrapped) {}
-Client::~Client() { stop(); }
+Client::Client(std::vector<std::string> command, bool wrapped, Observer observer)
+    : command_(std::move(command)), wrapped_(wrapped), observer_(std::move(observer)) {
+    captured_ = ::memfd_create("runner-stdout", MFD_CLOEXEC);
+    if (captured_ < 0) throw ProtocolError(fmt::format("cannot create the runner's output file: {}", std::strerror(errno)));
+}
+Client::~Client() {
+    stop();
+    if (captured_ >= 0) ::close(captured_);
+}
+
+std::string Client::captured_stdout(std::size_t limit) const {
+    std::string out;
+    if (captured_ < 0) return out;
+    char chunk[65536];
+    for (off_t at = 0; out.size() < limit;) {
+        const ssize_t got = ::pread(captured_, chunk, std::min(sizeof chunk, limit - out.size()), at);
+        if (got <= 0) break;
+        out.append(chunk, static_cast<std::size_t>(got));
+        at += got;
+    }
+    return out;
+}
 
 namespace {
 
@@ -221,6 +243,7 @@ bool secret(const char* entry) {
 void Client::start() {
     std::signal(SIGPIPE, SIG_IGN);  // a dead runner is an error reply, not the checker's death
     std::vector<std::string> argv = split_wrapper(wrapped_ ? std::getenv("WORKBOOK_RUNNER_WRAPPER") : nullptr);
+    argv.insert(argv.end(), observer_.tool.begin(), observer_.tool.end());
     if (command_.empty()) argv.push_back(runner_program());
     else argv.insert(argv.end(), command_.begin(), command_.end());
     std::vector<char*> args;
@@ -228,8 +251,14 @@ void Client::start() {
     args.push_back(nullptr);
     // The runner's environment: ours without the secrets.
     std::vector<std::string> env_strings;
+    const auto set_by_observer = [&](const char* e) {
+        for (const auto& o : observer_.env)
+            if (const auto eq = o.find('='); eq != std::string::npos && std::strncmp(e, o.c_str(), eq + 1) == 0) return true;
+        return false;
+    };
     for (char** e = environ; *e; ++e)
-        if (!secret(*e)) env_strings.emplace_back(*e);
+        if (!secret(*e) && !set_by_observer(*e)) env_strings.emplace_back(*e);
+    env_strings.insert(env_strings.end(), observer_.env.begin(), observer_.env.end());
     std::vector<char*> env;
     for (auto& e : env_strings) env.push_back(e.data());
     env.push_back(nullptr);
@@ -245,9 +274,12 @@ void Client::start() {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
         // fds 3 and 4, without close-on-exec (dup2 clears it; a same-number dup needs fcntl).
+        // The captured stdout's fd may itself be 3 or 4: moved out of the way first.
         int in = ::fcntl(requests[0], F_DUPFD_CLOEXEC, 10), out = ::fcntl(replies[1], F_DUPFD_CLOEXEC, 10);
+        const int captured = captured_ >= 0 ? ::fcntl(captured_, F_DUPFD_CLOEXEC, 10) : -1;
         ::dup2(in, 3);
         ::dup2(out, 4);
+        if (captured >= 0) ::dup2(captured, 1);
         ::execvpe(args[0], args.data(), env.data());
         std::fprintf(stderr, "cannot run the runner %s: %s\n", args[0], std::strerror(errno));
         ::_exit(127);

@@ -8,6 +8,7 @@
 #include "workbook/testing.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/race_check.hpp"
 #include "workbook/timing.hpp"
 
 #include <doctest/doctest.h>
@@ -46,6 +47,7 @@ public:
         std::vector<float> c(elems + guard, std::numeric_limits<float>::quiet_NaN());
         std::fill(c.begin() + static_cast<std::ptrdiff_t>(elems), c.end(), guard_value);
         up.arrays["c"] = std::move(c);
+        if (!race_options.empty()) up.text["race_options"] = race_options;
         const auto uploaded = client_.call("matmul_timed", std::move(up));
         device_type = uploaded.str("device_type");
         launch = uploaded.str("launch");
@@ -69,6 +71,7 @@ public:
     std::string who() const { return key_ == "student" ? "your kernel" : "the reference " + key_; }
 
     std::string device_type, launch;  // as this kernel's runner reports them
+    std::string race_options;         // build options the simulator needs (the traffic run)
 
 private:
     runner::Message request(const char* step) const {
@@ -81,7 +84,64 @@ private:
     std::string key_;
 };
 
+// One kernel's traffic: launched once at n in a runner of its own under Oclgrind's instruction
+// counter (the student's in the sandbox, as its graded cases; the references unwrapped, as in
+// the speed check), its C checked, its one launch's counts read from the runner's stdout. A
+// kernel's printf reaches that stdout too, but can only add counts or a second block, which is
+// refused: it cannot lower its own figures.
+traffic::Figures count_traffic(const std::string& oclgrind, const std::string& key, int n, const std::vector<float>& a,
+                               const std::vector<float>& b, std::mt19937_64& sample) {
+    const bool student = key == "student";
+    runner::Client client({}, student,
+                          {{oclgrind, "--inst-counts"},
+                           // Oclgrind is the only platform under it; counts without thousands separators.
+                           {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE=", "LC_ALL=C"}});
+    Timed kernel(client, key);
+    std::vector<float> c;
+    // Unoptimised, so that the counts are the source's own loads and stores, the same for every
+    // kernel whatever the compiler would have kept in registers (and what Oclgrind 21.10 needs to
+    // run rungs 17-19: see their race_why).
+    kernel.race_options = "-cl-opt-disable";
+    kernel.run(n, a, b, &c, true);
+    matmul::check_sampled(n, a, b, c, sample, 1024, kernel.who() + " in the traffic run");
+    const std::string counted = client.captured_stdout();
+    const auto blocks = traffic::parse_inst_counts(counted);
+    if (blocks.size() != 1 || blocks[0].kernel != "mmul")
+        throw Error(fmt::format("the traffic run of {} reported {} launches where one of mmul was made; a kernel's printf "
+                                "can cause this: remove printf calls from the kernel",
+                                kernel.who(), blocks.size()));
+    return traffic::per_multiply_add(blocks[0], n);
+}
+
 }  // namespace
+
+// One size for now: rungs 15-17's blocks (at most 128) fit it whole, and Oclgrind counts the
+// three kernels' unoptimised launches in about 12 s on one core. WORKBOOK_TRAFFIC_N overrides it.
+std::vector<int> traffic_sizes() { return {128}; }
+
+std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::string& why_not) {
+    const auto available = race::availability();
+    if (!available.on) {
+        why_not = available.why_off;
+        return std::nullopt;
+    }
+    const auto sizes = traffic_sizes();
+    TrafficReport report;
+    report.n = sizes[rng("matmul-traffic size").next_u64() % sizes.size()];
+    if (const char* e = std::getenv("WORKBOOK_TRAFFIC_N"); e && std::atoi(e) > 0) report.n = std::atoi(e);
+    auto r = rng("matmul-traffic");
+    std::mt19937_64 sample(r.next_u64());
+    const std::size_t elems = static_cast<std::size_t>(report.n) * static_cast<std::size_t>(report.n);
+    const auto a = r.uniform_vector(elems), b = r.uniform_vector(elems);
+    report.previous = count_traffic(available.command, spec.previous, report.n, a, b, sample);
+    report.solution = count_traffic(available.command, spec.current, report.n, a, b, sample);
+    // As in the speed check: WORKBOOK_SPEED_STUDENT=previous puts the previous rung's solution in
+    // the student's place, which must fail.
+    const char* as = std::getenv("WORKBOOK_SPEED_STUDENT");
+    report.student = count_traffic(available.command, as && std::string(as) == "previous" ? spec.previous : "student",
+                                   report.n, a, b, sample);
+    return report;
+}
 
 SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& t, bool cpu_device) {
     SpeedVerdict v;
@@ -175,29 +235,63 @@ void check_matmul_speed(const SpeedSpec& spec) {
         fmt::format("this rung's solution ({})", spec.current), gf(times.solution), v.solution_gain,
         v.solution_spread.first, v.solution_spread.second, fmt::format("the previous rung's ({})", spec.previous),
         gf(times.previous));
-    // The table and the sentence that goes with it: printed, kept in the evidence record
+    // Where speed cannot tell, the rung is graded on the traffic its lesson cuts (traffic.hpp).
+    std::string traffic_table, traffic_off;
+    std::optional<traffic::Verdict> tv;
+    // WORKBOOK_TRAFFIC=show counts it where speed grades too, to show it (Oclgrind takes seconds).
+    const char* show = std::getenv("WORKBOOK_TRAFFIC");
+    if (spec.traffic && (v.waived || (show && std::string(show) == "show"))) {
+        if (const auto report = measure_matmul_traffic(spec, traffic_off)) {
+            tv = traffic::judge(*spec.traffic, report->previous, report->solution, report->student);
+            traffic_table = "\n" + traffic::table(report->n, report->student, report->solution, spec.current, report->previous,
+                                                  spec.previous, tv->meaningful ? spec.traffic : std::nullopt);
+            if (!tv->meaningful)
+                traffic_off = fmt::format("this rung's solution cuts the {} only {:.2f}x here, too little for a rule",
+                                          traffic::name(*spec.traffic), tv->cut);
+        }
+    }
+    const bool by_traffic = v.waived && tv && tv->meaningful;
+    const bool ok = v.ok && (!by_traffic || tv->ok);
+    // The tables and the sentence that goes with them: printed, kept in the evidence record
     // (`workbook check` shows them pass or fail), and a failure's message.
     std::string verdict;
-    if (v.waived && v.ok)
-        verdict = fmt::format("On this device the {} step gains {:.2f}x (less than the {:.2f}x the check needs to "
-                              "tell it from noise): the speed requirement is waived here.",
-                              spec.technique, v.solution_gain, v.waive_below);
-    else if (v.waived)
+    if (v.waived && !v.ok)
         verdict = fmt::format("Your kernel is correct but too slow for this rung: on this device the {} step "
                               "gains only {:.2f}x, so the rung's own requirement is waived, but your kernel "
                               "reached {:.2f}x the previous rung's speed, below the {:.2f}x that noise explains. "
                               "It is slower than the kernel you wrote for the previous rung; see the README's "
                               "Key concepts. ({})",
                               spec.technique, v.solution_gain, v.student_gain, v.floor_gain, repeat_hint());
+    else if (by_traffic)
+        verdict = fmt::format("On this device the {} step gains {:.2f}x in speed, less than the {:.2f}x the check needs to "
+                              "tell it from noise, so this rung is graded on what its lesson cuts instead, the {}: "
+                              "yours is {:.4f}, {} the {:.4f} it needs (halfway between the previous rung's {:.4f} and "
+                              "the solution's {:.4f}).{}",
+                              spec.technique, v.solution_gain, v.waive_below, traffic::name(*spec.traffic), tv->student,
+                              tv->student <= tv->required ? "within" : "above", tv->required, tv->previous, tv->solution,
+                              tv->ok ? ""
+                              : !tv->global_ok
+                                  ? fmt::format(" But your kernel loads {:.4f} global bytes per multiply-add, more than the "
+                                                "previous rung's {:.4f}: it does not reuse what it loads (local tiles, "
+                                                "registers). Your kernel is correct but does not do the previous rung's "
+                                                "traffic or better; see the README's Key concepts. ({})",
+                                                tv->student_global, tv->previous_global, repeat_hint())
+                                  : fmt::format(" Your kernel is correct but does the previous rung's traffic; "
+                                                "see the README's Key concepts. ({})", repeat_hint()));
+    else if (v.waived)
+        verdict = fmt::format("On this device the {} step gains {:.2f}x (less than the {:.2f}x the check needs to "
+                              "tell it from noise): the speed requirement is waived here{}.",
+                              spec.technique, v.solution_gain, v.waive_below,
+                              spec.traffic ? fmt::format(", and the traffic rule that would grade it cannot run: {}", traffic_off) : "");
     else if (!v.ok)
         verdict = fmt::format("Your kernel is correct but too slow for this rung: it needs {:.2f}x the previous "
                               "rung's speed (halfway between the two references: {:.0f}% of this rung's solution), "
                               "and reached {:.2f}x. This rung is about {}; see the README's Key concepts. ({})",
                               v.required_gain, 100.0 / v.required_gain, v.student_gain, spec.technique, repeat_hint());
-    const std::string shown = verdict.empty() ? table : table + "\n" + verdict;
+    const std::string shown = table + traffic_table + (verdict.empty() ? "" : "\n" + verdict);
     record_speed(shown);
-    if (v.ok) std::cout << shown << "\n";  // a failure prints it in its message
-    CHECK_MESSAGE(v.ok, shown);
+    if (ok) std::cout << shown << "\n";  // a failure prints it in its message
+    CHECK_MESSAGE(ok, shown);
 }
 
 }  // namespace workbook::testing

@@ -55,6 +55,14 @@ public:
     // `command`: the runner's command line; empty for the default above. `wrapped` false: no
     // WORKBOOK_RUNNER_WRAPPER (a runner of our own code only, such as the contest's yardstick).
     explicit Client(std::vector<std::string> command = {}, bool wrapped = true);
+    // A runner under a tool that reports on stdout (Oclgrind's instruction counts): `tool` goes
+    // between the wrapper and the runner, `env` sets variables in the runner's environment, and
+    // the runner's stdout goes to a memory file that only this side reads (captured_stdout).
+    struct Observer {
+        std::vector<std::string> tool;
+        std::vector<std::string> env;  // NAME=VALUE
+    };
+    Client(std::vector<std::string> command, bool wrapped, Observer observer);
     ~Client();
     Client(const Client&) = delete;
     Client& operator=(const Client&) = delete;
@@ -74,6 +82,9 @@ public:
 
     static std::chrono::milliseconds call_timeout();
 
+    // What an observed runner wrote to stdout so far, at most `limit` bytes (the first ones).
+    std::string captured_stdout(std::size_t limit = std::size_t{1} << 20) const;
+
 private:
     void start();
     void stop();
@@ -83,6 +94,8 @@ private:
     int pid_ = -1, to_runner_ = -1, from_runner_ = -1;
     std::uint64_t next_id_ = 1;
     std::string device_;
+    Observer observer_;
+    int captured_ = -1;  // the memory file an observed runner's stdout goes to
 };
 
 // The checker's one client.

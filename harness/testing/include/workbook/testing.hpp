@@ -9,7 +9,9 @@
 #include "workbook/random.hpp"
 #include "workbook/runner.hpp"
 #include "workbook/test_seed.hpp"
+#include "workbook/traffic.hpp"
 
+#include <optional>
 #include <span>
 #include <utility>
 #include <string>
@@ -122,6 +124,9 @@ struct SpeedSpec {
     // 41% apart on PoCL with two tests at once on two cores, which is why a failing verdict is
     // timed on).
     double waive_below = 1.10, waive_below_cpu = 1.5;
+    // What the rung's lesson cuts in memory traffic (traffic.hpp): where the speed requirement is
+    // waived, the rung is graded on it instead, counted under Oclgrind; none: the waiver stands.
+    std::optional<traffic::Metric> traffic;
 };
 struct SpeedTimes {
     std::vector<double> previous, solution, student;  // seconds, one per round, in step
@@ -136,6 +141,18 @@ struct SpeedVerdict {
 // The decision alone, from times measured: unit-tested with made-up times.
 SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& times, bool cpu_device = false);
 void check_matmul_speed(const SpeedSpec& spec);
+
+// The traffic report of a rung: the student's kernel, this rung's solution and the previous
+// rung's, each launched once at N (drawn from the seed, traffic_sizes()) in a runner of its own
+// under Oclgrind's instruction counter, each C checked. Nothing, with the reason in `why_not`,
+// where Oclgrind cannot run (race_check.hpp's availability).
+struct TrafficReport {
+    int n = 0;
+    traffic::Figures student, solution, previous;
+};
+std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::string& why_not);
+// The sizes the report draws from: multiples of every rung's block, small enough to simulate.
+std::vector<int> traffic_sizes();
 
 // Grades a kernel with the pi signature (pi.hpp) from `file`: every partial sum, for launches with
 // work-groups of 1, 7, 33, 64 and the most the kernel accepts, 1 to 5 groups, and niters of 1, 3,

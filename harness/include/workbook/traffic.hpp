@@ -1,0 +1,61 @@
+// The memory-traffic report: what a matmul kernel loads and stores, counted exactly by Oclgrind's
+// instruction counter (`oclgrind --inst-counts`) on one launch, and divided by the launch's
+// multiply-adds (N^3). Counts are the same on every machine, so a rung whose speed cannot be told
+// apart on this device (a CPU) is graded on the traffic its lesson cuts instead (testing.hpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace workbook::traffic {
+
+// One kernel launch as Oclgrind counted it.
+struct Counts {
+    std::string kernel;
+    std::uint64_t global_loads = 0, global_load_bytes = 0, global_stores = 0, global_store_bytes = 0;
+    std::uint64_t local_loads = 0, local_load_bytes = 0, local_stores = 0, local_store_bytes = 0;
+    std::uint64_t barriers = 0;
+};
+
+// Every launch's counts in `text` (Oclgrind's report, one block per launch, in order). Lines
+// that belong to no block are skipped; a block's line that is not a count ends the block.
+std::vector<Counts> parse_inst_counts(std::string_view text);
+
+// What a lesson can cut, per multiply-add.
+enum class Metric {
+    global_bytes,  // bytes loaded from global memory
+    local_bytes,   // bytes loaded from local memory
+    loads,         // load instructions, global and local (a float4 is one)
+};
+std::string_view name(Metric m);   // "global bytes loaded per multiply-add", ...
+std::string_view short_name(Metric m);
+
+// One launch's figures per multiply-add, for an N x N x N product.
+struct Figures {
+    double global_bytes = 0, local_bytes = 0, loads = 0, global_store_bytes = 0;
+    double of(Metric m) const;
+};
+Figures per_multiply_add(const Counts& c, int n);
+
+// The rule: the student's figure must be at most the geometric middle of the previous rung's and
+// this rung's solution (as the speed check's middle), so a copy of the previous rung fails by as
+// far as the solution passes. Exact counts need no noise band; the rule holds only where the
+// solution cuts the figure by at least `least_cut` (else the check says the rule cannot tell).
+// Whatever the figure, the student's kernel may load no more from global memory than the previous
+// rung's: a kernel without local memory has no local loads at all, and must not pass for it.
+struct Verdict {
+    double previous = 0, solution = 0, student = 0, required = 0;
+    double cut = 0;     // previous / solution
+    bool meaningful = false, global_ok = false, ok = false;
+    double previous_global = 0, student_global = 0;  // bytes per multiply-add
+};
+Verdict judge(Metric m, const Figures& previous, const Figures& solution, const Figures& student, double least_cut = 1.2);
+
+// The table every front end shows: the three kernels' figures side by side.
+std::string table(int n, const Figures& student, const Figures& solution, const std::string& solution_name,
+                  const Figures& previous, const std::string& previous_name, std::optional<Metric> graded);
+
+}  // namespace workbook::traffic

@@ -1,0 +1,148 @@
+// Reading Oclgrind's instruction counts and judging a rung on them (see traffic.hpp).
+#include "workbook/traffic.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+namespace workbook::traffic {
+
+namespace {
+
+constexpr std::string_view header = "Instructions executed for kernel '";
+
+// "   1,024 - load global (4096 bytes)" -> count, operation, bytes. False for any other line.
+// Oclgrind prints in the default locale: a count may carry thousands separators.
+bool count_line(std::string_view line, std::uint64_t& count, std::string_view& op, std::uint64_t& bytes) {
+    std::size_t i = line.find_first_not_of(' ');
+    if (i == std::string_view::npos) return false;
+    count = 0;
+    bool digits = false;
+    for (; i < line.size() && (std::isdigit(static_cast<unsigned char>(line[i])) || line[i] == ',' || line[i] == '.'); ++i)
+        if (std::isdigit(static_cast<unsigned char>(line[i]))) {
+            count = count * 10 + static_cast<std::uint64_t>(line[i] - '0');
+            digits = true;
+        }
+    if (!digits || line.substr(i, 3) != " - ") return false;
+    op = line.substr(i + 3);
+    bytes = 0;
+    if (const auto open = op.rfind(" ("); open != std::string_view::npos && op.ends_with(" bytes)")) {
+        for (char ch : op.substr(open + 2, op.size() - open - 2 - 7)) {
+            if (std::isdigit(static_cast<unsigned char>(ch))) bytes = bytes * 10 + static_cast<std::uint64_t>(ch - '0');
+            else if (ch != ',' && ch != '.') return false;
+        }
+        op = op.substr(0, open);
+    }
+    return true;
+}
+
+void add(Counts& c, std::uint64_t count, std::string_view op, std::uint64_t bytes) {
+    if (op == "load global") c.global_loads += count, c.global_load_bytes += bytes;
+    else if (op == "store global") c.global_stores += count, c.global_store_bytes += bytes;
+    else if (op == "load local") c.local_loads += count, c.local_load_bytes += bytes;
+    else if (op == "store local") c.local_stores += count, c.local_store_bytes += bytes;
+    // barrier() and work_group_barrier(), as their mangled names show them.
+    else if (op.starts_with("call ") && op.find("barrier") != std::string_view::npos) c.barriers += count;
+}
+
+}  // namespace
+
+std::vector<Counts> parse_inst_counts(std::string_view text) {
+    std::vector<Counts> out;
+    bool in_block = false;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        start = end + 1;
+        if (line.starts_with(header)) {
+            const auto close = line.find("':", header.size());
+            out.push_back({});
+            out.back().kernel = std::string(line.substr(header.size(), close == std::string_view::npos ? std::string_view::npos
+                                                                                                      : close - header.size()));
+            in_block = true;
+            continue;
+        }
+        if (!in_block) continue;
+        std::uint64_t count = 0, bytes = 0;
+        std::string_view op;
+        if (count_line(line, count, op, bytes)) add(out.back(), count, op, bytes);
+        else in_block = false;
+    }
+    return out;
+}
+
+std::string_view name(Metric m) {
+    switch (m) {
+    case Metric::global_bytes: return "global bytes loaded per multiply-add";
+    case Metric::local_bytes: return "local bytes loaded per multiply-add";
+    case Metric::loads: return "load instructions per multiply-add";
+    }
+    return "?";
+}
+
+std::string_view short_name(Metric m) {
+    switch (m) {
+    case Metric::global_bytes: return "global B";
+    case Metric::local_bytes: return "local B";
+    case Metric::loads: return "loads";
+    }
+    return "?";
+}
+
+double Figures::of(Metric m) const {
+    switch (m) {
+    case Metric::global_bytes: return global_bytes;
+    case Metric::local_bytes: return local_bytes;
+    case Metric::loads: return loads;
+    }
+    return 0;
+}
+
+Figures per_multiply_add(const Counts& c, int n) {
+    const double macs = std::pow(static_cast<double>(n), 3);
+    Figures f;
+    f.global_bytes = static_cast<double>(c.global_load_bytes) / macs;
+    f.local_bytes = static_cast<double>(c.local_load_bytes) / macs;
+    f.loads = static_cast<double>(c.global_loads + c.local_loads) / macs;
+    f.global_store_bytes = static_cast<double>(c.global_store_bytes) / macs;
+    return f;
+}
+
+Verdict judge(Metric m, const Figures& previous, const Figures& solution, const Figures& student, double least_cut) {
+    Verdict v;
+    v.previous = previous.of(m);
+    v.solution = solution.of(m);
+    v.student = student.of(m);
+    v.cut = v.solution > 0 ? v.previous / v.solution : 0;
+    v.meaningful = v.cut >= least_cut;
+    v.required = std::sqrt(v.previous * v.solution);
+    v.previous_global = previous.global_bytes;
+    v.student_global = student.global_bytes;
+    v.global_ok = student.global_bytes <= previous.global_bytes * (1 + 1e-9);
+    v.ok = v.meaningful && v.student <= v.required && v.global_ok;
+    return v;
+}
+
+std::string table(int n, const Figures& student, const Figures& solution, const std::string& solution_name,
+                  const Figures& previous, const std::string& previous_name, std::optional<Metric> graded) {
+    const auto mark = [&](Metric m) { return graded == m ? "*" : " "; };
+    std::string t = fmt::format("memory traffic per multiply-add at N = {}, counted by Oclgrind (the same on every device){}:\n"
+                                "  {:<42} {:>9}{} {:>9}{} {:>7}{}\n",
+                                n, graded ? "; * marks what this rung is graded on here" : "", "", "global B",
+                                mark(Metric::global_bytes), "local B", mark(Metric::local_bytes), "loads", mark(Metric::loads));
+    const auto row = [&](const std::string& who, const Figures& f) {
+        t += fmt::format("  {:<42} {:>10.4f} {:>10.4f} {:>8.4f}\n", who, f.global_bytes, f.local_bytes, f.loads);
+    };
+    row("yours", student);
+    row(fmt::format("this rung's solution ({})", solution_name), solution);
+    row(fmt::format("the previous rung's ({})", previous_name), previous);
+    t.pop_back();
+    return t;
+}
+
+}  // namespace workbook::traffic

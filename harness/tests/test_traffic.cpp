@@ -1,0 +1,95 @@
+// The traffic report's reading of Oclgrind's counts and its rule (traffic.hpp).
+#include "workbook/traffic.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace workbook::traffic;
+
+// The shape Oclgrind 21.10 prints (two launches, a kernel printf's line between them, a locale's
+// thousands separators in the second).
+constexpr const char* report = R"(some output before
+Instructions executed for kernel 'mmul':
+          920805 - add
+          294912 - load local (1179648 bytes)
+          262144 - call llvm.fmuladd.f32()
+           16384 - store local (65536 bytes)
+            9604 - load global (38416 bytes)
+            2401 - store global (9604 bytes)
+            2048 - call _Z7barrierj()
+             512 - ret
+
+a kernel's printf
+Instructions executed for kernel 'other':
+           1,024 - load global (16,384 bytes)
+              64 - call _Z18work_group_barrierj()
+[doctest] test cases: 2
+)";
+
+TEST_CASE("traffic: every launch's loads, stores and barriers are summed from Oclgrind's counts") {
+    const auto all = parse_inst_counts(report);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].kernel == "mmul");
+    CHECK(all[0].global_loads == 9604);
+    CHECK(all[0].global_load_bytes == 38416);
+    CHECK(all[0].global_stores == 2401);
+    CHECK(all[0].global_store_bytes == 9604);
+    CHECK(all[0].local_loads == 294912);
+    CHECK(all[0].local_load_bytes == 1179648);
+    CHECK(all[0].local_stores == 16384);
+    CHECK(all[0].local_store_bytes == 65536);
+    CHECK(all[0].barriers == 2048);
+    CHECK(all[1].kernel == "other");
+    CHECK(all[1].global_loads == 1024);
+    CHECK(all[1].global_load_bytes == 16384);
+    CHECK(all[1].barriers == 64);
+    CHECK(all[1].local_loads == 0);
+}
+
+TEST_CASE("traffic: no block, no counts; a block's lines end at the first line that is no count") {
+    CHECK(parse_inst_counts("nothing here\n").empty());
+    const auto one = parse_inst_counts("Instructions executed for kernel 'k':\n  10 - load global (40 bytes)\n"
+                                       "junk\n  99 - load global (400 bytes)\n");
+    REQUIRE(one.size() == 1);
+    CHECK(one[0].global_load_bytes == 40);  // the line after "junk" belongs to no block
+}
+
+TEST_CASE("traffic: figures per multiply-add, and the rule at the geometric middle") {
+    Counts c;
+    c.global_load_bytes = 8 * 1000;  // N = 10: 1000 multiply-adds
+    c.local_load_bytes = 2 * 1000;
+    c.global_loads = 1500;
+    c.local_loads = 500;
+    const Figures f = per_multiply_add(c, 10);
+    CHECK(f.global_bytes == doctest::Approx(8.0));
+    CHECK(f.local_bytes == doctest::Approx(2.0));
+    CHECK(f.loads == doctest::Approx(2.0));
+
+    Figures previous, solution, student;
+    previous.local_bytes = 8;
+    solution.local_bytes = 2;  // cuts it 4x: the middle is 4
+    student.local_bytes = 4;
+    auto v = judge(Metric::local_bytes, previous, solution, student);
+    CHECK(v.meaningful);
+    CHECK(v.required == doctest::Approx(4.0));
+    CHECK(v.ok);
+    student.local_bytes = 4.01;
+    CHECK_FALSE(judge(Metric::local_bytes, previous, solution, student).ok);
+    // No local memory at all: no local loads, but more global traffic than the previous rung.
+    Figures global_only;
+    global_only.global_bytes = 8;
+    previous.global_bytes = 0.5;
+    solution.global_bytes = 0.25;
+    v = judge(Metric::local_bytes, previous, solution, global_only);
+    CHECK(v.student <= v.required);
+    CHECK_FALSE(v.global_ok);
+    CHECK_FALSE(v.ok);
+    student.local_bytes = 4;
+    student.global_bytes = 0.5;  // as much global traffic as the previous rung: allowed
+    CHECK(judge(Metric::local_bytes, previous, solution, student).ok);
+    // A copy of the previous rung fails; a solution that cuts too little makes no rule.
+    CHECK_FALSE(judge(Metric::local_bytes, previous, solution, previous).ok);
+    solution.local_bytes = 7.5;
+    v = judge(Metric::local_bytes, previous, solution, solution);
+    CHECK_FALSE(v.meaningful);
+    CHECK_FALSE(v.ok);
+}
