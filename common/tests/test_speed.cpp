@@ -27,7 +27,7 @@ SpeedTimes rounds(double gain, double mine, int count = 7) {
 }  // namespace
 
 TEST_CASE("speed: a kernel as fast as the solution passes, a copy of the previous rung fails") {
-    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    const SpeedSpec spec{.technique = "more work per work-item", .previous = "10_mmul_block", .current = "15_sgemm_wpt", .traffic = {}};
     const auto fast = judge_speed(spec, rounds(2.0, 2.0));
     CHECK_FALSE(fast.waived);
     CHECK(fast.ok);
@@ -42,7 +42,7 @@ TEST_CASE("speed: a kernel as fast as the solution passes, a copy of the previou
 }
 
 TEST_CASE("speed: a technique that does not pay on the device waives the requirement, and only then") {
-    const SpeedSpec spec{"float4", "15_sgemm_wpt", "16_sgemm_float4"};
+    const SpeedSpec spec{.technique = "float4", .previous = "15_sgemm_wpt", .current = "16_sgemm_float4", .traffic = {}};
     const auto flat = judge_speed(spec, rounds(1.05, 0.9));
     CHECK(flat.waived);
     CHECK(flat.ok);
@@ -56,7 +56,7 @@ TEST_CASE("speed: a technique that does not pay on the device waives the require
 }
 
 TEST_CASE("speed: each kernel's fastest round counts, so disturbed rounds move nothing") {
-    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    const SpeedSpec spec{.technique = "more work per work-item", .previous = "10_mmul_block", .current = "15_sgemm_wpt", .traffic = {}};
     auto t = rounds(2.0, 2.0);
     t.student[3] *= 20;  // rounds where the student's launch met a busy machine
     t.student[4] *= 1.5;
@@ -71,7 +71,7 @@ TEST_CASE("speed: each kernel's fastest round counts, so disturbed rounds move n
 }
 
 TEST_CASE("speed: where the requirement is waived, a kernel clearly slower than the previous rung still fails") {
-    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    const SpeedSpec spec{.technique = "more work per work-item", .previous = "10_mmul_block", .current = "15_sgemm_wpt", .traffic = {}};
     // Measured under ctest -j2 on PoCL: the rung's solution gained only 1.06x that moment, while a
     // correct kernel reading only global memory ran at 0.27x the previous rung.
     const auto slow = judge_speed(spec, rounds(1.06, 0.27), true);
