@@ -12,5 +12,6 @@ TEST_CASE("18_sgemm_transpose: C = A·B, the A tile transposed and padded in loc
 }
 
 TEST_CASE("18_sgemm_transpose: speed, against exercise 17's kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({"transposed and padded local tiles", workbook::ex18::previous_rung, workbook::ex18::this_rung});
+    workbook::testing::check_matmul_speed({.technique = "transposed and padded local tiles", .previous = workbook::ex18::previous_rung,
+                                          .current = workbook::ex18::this_rung, .traffic = {}});
 }

@@ -12,5 +12,6 @@ TEST_CASE("19_sgemm_prefetch: C = A·B, double-buffered tiles, any N") {
 }
 
 TEST_CASE("19_sgemm_prefetch: speed, against exercise 18's kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({"prefetching (double-buffered tiles)", workbook::ex19::previous_rung, workbook::ex19::this_rung});
+    workbook::testing::check_matmul_speed({.technique = "prefetching (double-buffered tiles)", .previous = workbook::ex19::previous_rung,
+                                          .current = workbook::ex19::this_rung, .traffic = {}});
 }
