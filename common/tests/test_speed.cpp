@@ -8,6 +8,7 @@
 using workbook::testing::judge_speed;
 using workbook::testing::SpeedSpec;
 using workbook::testing::SpeedTimes;
+using workbook::testing::worth_more_rounds;
 
 namespace {
 
@@ -87,4 +88,23 @@ TEST_CASE("speed: where the requirement is waived, a kernel clearly slower than 
     CHECK(judge_speed(spec, rounds(1.1, 0.78), true).ok);
     // Where it is not waived, the floor changes nothing: the geometric middle still rules.
     CHECK_FALSE(judge_speed(spec, rounds(2.0, 0.9)).ok);
+}
+
+TEST_CASE("speed: on a GPU a verdict far short of its mark is final after the first rounds; on a CPU it is timed on") {
+    const SpeedSpec spec{.technique = "2D register blocking", .previous = "16_sgemm_float4", .current = "17_sgemm_2d_block", .traffic = {}};
+    // The previous rung's kernel as the student on the H100: 1.00x where 1.17x is needed.
+    const auto copy = judge_speed(spec, rounds(1.37, 1.00));
+    CHECK_FALSE(copy.ok);
+    CHECK_FALSE(worth_more_rounds(spec, copy, false));
+    const auto cpu_copy = judge_speed(spec, rounds(2.0, 1.00), true);  // needs 1.41x, far off: still timed on
+    CHECK_FALSE(cpu_copy.ok);
+    CHECK(worth_more_rounds(spec, cpu_copy, true));
+    // Within 5% of the mark (1.17x): more rounds may lift it.
+    const auto close = judge_speed(spec, rounds(1.37, 1.14));
+    CHECK_FALSE(close.ok);
+    CHECK(worth_more_rounds(spec, close, false));
+    // A solution gain near the waiver's threshold: more rounds may waive it.
+    CHECK(worth_more_rounds(spec, judge_speed(spec, rounds(1.28, 1.00)), false));
+    // A passing verdict never needs more.
+    CHECK_FALSE(worth_more_rounds(spec, judge_speed(spec, rounds(1.37, 1.37)), false));
 }
