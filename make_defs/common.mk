@@ -93,7 +93,8 @@ OBJ := $(WB_BUILD_DIR)/$(EXERCISE)
 
 COMMON_SRC := $(filter-out $(addprefix $(WB_TOP)/common/src/,$(COMMON_EXCLUDE)), \
   $(sort $(wildcard $(WB_TOP)/common/src/*.cpp)))
-TESTING_SRC := $(sort $(wildcard $(WB_TOP)/harness/testing/src/*.cpp)) $(WB_TOP)/harness/src/evidence.cpp \
+TESTING_SRC := $(sort $(wildcard $(WB_TOP)/harness/testing/src/*.cpp)) $(WB_TOP)/harness/src/evidence.cpp $(WB_TOP)/harness/src/oclgrind.cpp \
+  $(WB_TOP)/harness/src/traffic.cpp \
   $(WB_TOP)/harness/runner/src/protocol.cpp
 COMMON_OBJ := $(patsubst $(WB_TOP)/common/%.cpp,$(LIBDIR)/%.o,$(COMMON_SRC))
 # What every runner links as objects (their operations register themselves): main(), the device,

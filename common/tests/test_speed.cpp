@@ -8,6 +8,7 @@
 using workbook::testing::judge_speed;
 using workbook::testing::SpeedSpec;
 using workbook::testing::SpeedTimes;
+using workbook::testing::worth_more_rounds;
 
 namespace {
 
@@ -27,7 +28,7 @@ SpeedTimes rounds(double gain, double mine, int count = 7) {
 }  // namespace
 
 TEST_CASE("speed: a kernel as fast as the solution passes, a copy of the previous rung fails") {
-    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    const SpeedSpec spec{.technique = "more work per work-item", .previous = "10_mmul_block", .current = "15_sgemm_wpt", .traffic = {}};
     const auto fast = judge_speed(spec, rounds(2.0, 2.0));
     CHECK_FALSE(fast.waived);
     CHECK(fast.ok);
@@ -42,7 +43,7 @@ TEST_CASE("speed: a kernel as fast as the solution passes, a copy of the previou
 }
 
 TEST_CASE("speed: a technique that does not pay on the device waives the requirement, and only then") {
-    const SpeedSpec spec{"float4", "15_sgemm_wpt", "16_sgemm_float4"};
+    const SpeedSpec spec{.technique = "float4", .previous = "15_sgemm_wpt", .current = "16_sgemm_float4", .traffic = {}};
     const auto flat = judge_speed(spec, rounds(1.05, 0.95));
     CHECK(flat.waived);
     CHECK(flat.ok);
@@ -56,7 +57,7 @@ TEST_CASE("speed: a technique that does not pay on the device waives the require
 }
 
 TEST_CASE("speed: each kernel's fastest round counts, so disturbed rounds move nothing") {
-    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    const SpeedSpec spec{.technique = "more work per work-item", .previous = "10_mmul_block", .current = "15_sgemm_wpt", .traffic = {}};
     auto t = rounds(2.0, 2.0);
     t.student[3] *= 20;  // rounds where the student's launch met a busy machine
     t.student[4] *= 1.5;
@@ -71,7 +72,7 @@ TEST_CASE("speed: each kernel's fastest round counts, so disturbed rounds move n
 }
 
 TEST_CASE("speed: where the requirement is waived, a kernel clearly slower than the previous rung still fails") {
-    const SpeedSpec spec{"more work per work-item", "10_mmul_block", "15_sgemm_wpt"};
+    const SpeedSpec spec{.technique = "more work per work-item", .previous = "10_mmul_block", .current = "15_sgemm_wpt", .traffic = {}};
     // Measured under ctest -j2 on PoCL: the rung's solution gained only 1.06x that moment, while a
     // correct kernel reading only global memory ran at 0.27x the previous rung.
     const auto slow = judge_speed(spec, rounds(1.06, 0.27), true);
@@ -90,7 +91,7 @@ TEST_CASE("speed: where the requirement is waived, a kernel clearly slower than 
 }
 
 TEST_CASE("speed: where the rung's own solution is slower than the previous rung's, the band is taken below it") {
-    const SpeedSpec spec{"a bigger register block", "17_sgemm_2d_block", "18_sgemm_transpose"};
+    const SpeedSpec spec{.technique = "a bigger register block", .previous = "17_sgemm_2d_block", .current = "18_sgemm_transpose", .traffic = {}};
     // Measured on PoCL: 8 x 16 sums per work-item ran at about 0.6x the 8 x 8 of the previous rung.
     const auto v = judge_speed(spec, rounds(0.6, 0.6), true);
     CHECK(v.waived);
@@ -101,4 +102,23 @@ TEST_CASE("speed: where the rung's own solution is slower than the previous rung
     CHECK_FALSE(judge_speed(spec, rounds(0.6, 0.38), true).ok);
     // A solution between the two bands changes nothing: the previous rung's speed sets the floor.
     CHECK(judge_speed(spec, rounds(1.05, 0.9)).floor_gain == doctest::Approx(1 / 1.10));
+}
+
+TEST_CASE("speed: on a GPU a verdict far short of its mark is final after the first rounds; on a CPU it is timed on") {
+    const SpeedSpec spec{.technique = "2D register blocking", .previous = "16_sgemm_float4", .current = "17_sgemm_2d_block", .traffic = {}};
+    // The previous rung's kernel as the student on the H100: 1.00x where 1.17x is needed.
+    const auto copy = judge_speed(spec, rounds(1.37, 1.00));
+    CHECK_FALSE(copy.ok);
+    CHECK_FALSE(worth_more_rounds(spec, copy, false));
+    const auto cpu_copy = judge_speed(spec, rounds(2.0, 1.00), true);  // needs 1.41x, far off: still timed on
+    CHECK_FALSE(cpu_copy.ok);
+    CHECK(worth_more_rounds(spec, cpu_copy, true));
+    // Within 5% of the mark (1.17x): more rounds may lift it.
+    const auto close = judge_speed(spec, rounds(1.37, 1.14));
+    CHECK_FALSE(close.ok);
+    CHECK(worth_more_rounds(spec, close, false));
+    // A solution gain near the waiver's threshold (1.10x): more rounds may waive it.
+    CHECK(worth_more_rounds(spec, judge_speed(spec, rounds(1.14, 1.00)), false));
+    // A passing verdict never needs more.
+    CHECK_FALSE(worth_more_rounds(spec, judge_speed(spec, rounds(1.37, 1.37)), false));
 }

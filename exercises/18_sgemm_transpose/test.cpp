@@ -12,5 +12,6 @@ TEST_CASE("18_sgemm_transpose: C = A·B, 8 x 16 per work-item, the A tile transp
 }
 
 TEST_CASE("18_sgemm_transpose: speed, against exercise 17's kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({"a bigger register block (8 x 16 per work-item, its tile loads in flight together)", workbook::ex18::previous_rung, workbook::ex18::this_rung});
+    workbook::testing::check_matmul_speed({.technique = "a bigger register block (8 x 16 per work-item, its tile loads in flight together)",
+                                           .previous = workbook::ex18::previous_rung, .current = workbook::ex18::this_rung, .traffic = {}});
 }

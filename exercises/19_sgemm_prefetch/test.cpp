@@ -12,5 +12,6 @@ TEST_CASE("19_sgemm_prefetch: C = A·B, the next tiles prefetched into registers
 }
 
 TEST_CASE("19_sgemm_prefetch: speed, against exercise 18's kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({"prefetching (the next tiles loaded into registers during the multiply-adds)", workbook::ex19::previous_rung, workbook::ex19::this_rung});
+    workbook::testing::check_matmul_speed({.technique = "prefetching (the next tiles loaded into registers during the multiply-adds)",
+                                           .previous = workbook::ex19::previous_rung, .current = workbook::ex19::this_rung, .traffic = {}});
 }

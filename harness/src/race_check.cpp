@@ -36,15 +36,6 @@ std::string Report::describe() const {
     return fmt::format("Oclgrind: {}\n{}meaning: {}", headline, details, explanation());
 }
 
-std::string oclgrind_path() {
-    if (const char* v = std::getenv("WORKBOOK_OCLGRIND"); v && *v) return v;
-    for (const char* dir : {"/usr/bin", "/usr/local/bin"}) {
-        const auto p = std::filesystem::path(dir) / "oclgrind";
-        if (std::filesystem::exists(p)) return p.string();
-    }
-    return {};
-}
-
 namespace {
 
 // Line `number` (1-based) of `path`, trimmed, or empty when the file or line is not there. A
@@ -130,27 +121,6 @@ std::vector<Report> parse(const std::string& output, const std::filesystem::path
         reports.push_back(r);
     }
     return reports;
-}
-
-Availability availability() {
-    if (const char* v = std::getenv("WORKBOOK_RACE_CHECK"); v && (std::string(v) == "off" || std::string(v) == "0"))
-        return {false, {}, "switched off by WORKBOOK_RACE_CHECK=" + std::string(v) + " (unset it to run the check)"};
-    const std::string oclgrind = oclgrind_path();
-    if (!oclgrind.empty() && !std::filesystem::exists(oclgrind))
-        return {false, {}, "WORKBOOK_OCLGRIND names " + oclgrind + ", which does not exist (unset it, or point it at "
-                           "oclgrind)"};
-    if (oclgrind.empty())
-        return {false, {}, "Oclgrind is not installed (apt-get install oclgrind, or set WORKBOOK_RACE_CHECK=off to "
-                           "skip the check knowingly)"};
-    return {true, oclgrind, {}};
-}
-
-Availability require_available(const std::string& who, const std::string& without_it) {
-    auto a = availability();
-    if (!a.on)
-        throw Error(who + " race pass cannot run: " + a.why_off + ".\nFix: apt-get install oclgrind, or pass "
-                    "--no-race-check " + without_it);
-    return a;
 }
 
 Result check(const std::string& test, std::chrono::seconds timeout, const std::vector<std::string>& wrapper,

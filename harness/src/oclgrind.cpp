@@ -1,0 +1,42 @@
+// Whether Oclgrind can run here (race_check.hpp): the race pass and the traffic report ask it.
+// Apart from race_check.cpp so that the graded tests' library needs no process control for it.
+#include "workbook/race_check.hpp"
+
+#include "workbook/errors.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace workbook::race {
+
+std::string oclgrind_path() {
+    if (const char* v = std::getenv("WORKBOOK_OCLGRIND"); v && *v) return v;
+    for (const char* dir : {"/usr/bin", "/usr/local/bin"}) {
+        const auto p = std::filesystem::path(dir) / "oclgrind";
+        if (std::filesystem::exists(p)) return p.string();
+    }
+    return {};
+}
+
+Availability availability() {
+    if (const char* v = std::getenv("WORKBOOK_RACE_CHECK"); v && (std::string(v) == "off" || std::string(v) == "0"))
+        return {false, {}, "switched off by WORKBOOK_RACE_CHECK=" + std::string(v) + " (unset it to run the check)"};
+    const std::string oclgrind = oclgrind_path();
+    if (!oclgrind.empty() && !std::filesystem::exists(oclgrind))
+        return {false, {}, "WORKBOOK_OCLGRIND names " + oclgrind + ", which does not exist (unset it, or point it at "
+                           "oclgrind)"};
+    if (oclgrind.empty())
+        return {false, {}, "Oclgrind is not installed (apt-get install oclgrind, or set WORKBOOK_RACE_CHECK=off to "
+                           "skip the check knowingly)"};
+    return {true, oclgrind, {}};
+}
+
+Availability require_available(const std::string& who, const std::string& without_it) {
+    auto a = availability();
+    if (!a.on)
+        throw Error(who + " race pass cannot run: " + a.why_off + ".\nFix: apt-get install oclgrind, or pass "
+                    "--no-race-check " + without_it);
+    return a;
+}
+
+}  // namespace workbook::race
