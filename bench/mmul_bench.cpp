@@ -182,7 +182,7 @@ Row time_rung(workbook::Run& run, const mm::Problem& p, const Reference& ref, co
         row.note = fmt::format("skipped: this rung supports N <= {}", rung.max_n);
         return row;
     }
-    cl::Kernel kernel = mm::build_rung(run.context, rung);
+    cl::Kernel kernel = mm::build_rung(run.context, run.choice.device, rung, p.n);
     const mm::Launch launch = rung.launch(run.choice.device, kernel, p.n);
     row.timing = mm::time_launches(run.queue, kernel, p, launch, repeats);
     check(row, ref, read_c(run, p));
@@ -313,7 +313,7 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
 void dump_binary(workbook::Run& run, const contest::ReferenceParams& p, const std::string& dir) {
     auto rung = contest::reference_rung(p);
     if (run.choice.platform_name.find("NVIDIA") != std::string::npos) rung.build_options += " -cl-nv-verbose";
-    const cl::Kernel kernel = mm::build_rung(run.context, rung);
+    const cl::Kernel kernel = mm::build_rung(run.context, run.choice.device, rung, 0);
     const auto program = kernel.getInfo<CL_KERNEL_PROGRAM>();
     std::string name = p.label();
     std::replace(name.begin(), name.end(), ' ', '_');

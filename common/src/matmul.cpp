@@ -172,6 +172,12 @@ void Rung::check_size(int n) const {
                                 n, max_n, max_n));
 }
 
+std::string Rung::options_for(const cl::Device& device, int n) const {
+    if (!size_options) return build_options;
+    const std::string chosen = size_options(device, n);
+    return chosen.empty() ? build_options : build_options + " " + chosen;
+}
+
 std::size_t square_work_group_side(const cl::Kernel& kernel, const cl::Device& device, std::size_t preferred) {
     const std::size_t limit = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
     const auto items = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();

@@ -51,8 +51,8 @@ Timing summarize(std::vector<double> kernel_seconds, std::vector<double> wall_se
                   static_cast<int>(kernel_seconds.size())};
 }
 
-cl::Kernel build_rung(const cl::Context& context, const Rung& rung) {
-    return cl::Kernel(build_program(context, kernel_source(rung.kernel_file), rung.build_options), "mmul");
+cl::Kernel build_rung(const cl::Context& context, const cl::Device& device, const Rung& rung, int n) {
+    return cl::Kernel(build_program(context, kernel_source(rung.kernel_file), rung.options_for(device, n)), "mmul");
 }
 
 int run_kernel_demo(int argc, char** argv, const std::string& title, const Rung& rung) {
@@ -62,7 +62,7 @@ int run_kernel_demo(int argc, char** argv, const std::string& title, const Rung&
     app.cli().add_option("--repeats", repeats, "timed launches after one warm-up")->check(CLI::Range(1, 1000));
     return app.run(argc, argv, [&](Run& run) {
         rung.check_size(n);
-        cl::Kernel kernel = build_rung(run.context, rung);
+        cl::Kernel kernel = build_rung(run.context, run.choice.device, rung, n);
         const Launch launch = rung.launch(run.choice.device, kernel, n);
         fmt::print("N = {}, {}\n", n, launch.describe());
 

@@ -1,8 +1,9 @@
-// Exercise 18: a bigger register block. A work-group of 16 x 16 work-items computes a 128 x 256
-// block of C (TSM x TSN, build options), each work-item 8 x 16 elements of it (WPTM x WPTN):
-//  - rows lr*WPTM .. lr*WPTM + 7 of the block: neighbours, unlike exercise 17's rows RTSM apart;
-//  - four float4s of columns, float4 number lc + j*RTSN of the block's row (j = 0 .. 3), so that
-//    neighbouring work-items read and write neighbouring float4s.
+// Exercise 18: a bigger register block. A work-group of 16 x 16 work-items computes a TSM x TSN
+// block of C (build options: 128 x 256 at most sizes, 128 x 128 where that leaves fewer compute
+// units idle; launch.hpp chooses), each work-item WPTM x WPTN elements of it (8 x 16, or 8 x 8):
+//  - rows lr*WPTM .. lr*WPTM + WPTM-1 of the block: neighbours, unlike exercise 17's rows RTSM apart;
+//  - WPTN / 4 float4s of columns, float4 number lc + j*RTSN of the block's row (j = 0 .. WPTN/4 - 1),
+//    so that neighbouring work-items read and write neighbouring float4s.
 // The A tile is stored transposed in local memory: AwrkT holds TSK k-rows of AK = TSM + PAD floats,
 // element (r, k) of the tile at float k*AK + r, so a work-item's 8 values of A at step k are two
 // float4s. Each work-item loads its whole share of a tile into registers (fetch_tiles) before it
@@ -77,8 +78,8 @@ void mmul(const int N,
     // TODO: for each tile t = 0 .. (N + TSK - 1) / TSK - 1:
     //         - fetch_tiles(...), then put_tiles(..., (__local float*)AwrkT, Bwrk);
     //         - barrier(CLK_LOCAL_MEM_FENCE);
-    //         - for k = 0 .. TSK-1: a[0..7] from the two float4s AwrkT[(k*AK + lr*WPTM)/4] and the
-    //           next; b[j] = Bwrk[k*(TSN/4) + j*RTSN + lc] for j = 0 .. 3;
+    //         - for k = 0 .. TSK-1: a[0..WPTM-1] from the WPTM/4 float4s AwrkT[(k*AK + lr*WPTM)/4]
+    //           and on; b[j] = Bwrk[k*(TSN/4) + j*RTSN + lc] for j = 0 .. WPTN/4 - 1;
     //           acc[i][j] += a[i] * b[j] for every i and j;
     //         - barrier(CLK_LOCAL_MEM_FENCE);
     // TODO: store4(C, N, first_row + lr*WPTM + i, first_col + 4*(j*RTSN + lc), acc[i][j]) for every

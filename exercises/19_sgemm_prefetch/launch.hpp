@@ -10,12 +10,12 @@
 
 namespace workbook::ex19 {
 
-// Exercise 18's launch: the same blocks, tiles and __local memory. The next tile's share waits in
-// registers while the group computes (6 float4s a work-item); NVIDIA's compiler fits it in the
-// H100's 255 registers without spilling. Tiles 8 deep need half as many registers for it, but
-// measured 1-3% slower there (bench/results/sgemm-ladder-h100/NOTES.md).
-inline constexpr ex18::Shape shape = ex18::shape;
-inline matmul::Rung rung() { return ex18::shaped_rung(shape); }
+// Exercise 18's launch: the same blocks, chosen by N the same way, the same tiles and __local
+// memory. The next tile's share waits in registers while the group computes (6 float4s a
+// work-item in the big block); NVIDIA's compiler fits it in the H100's 255 registers without
+// spilling. Tiles 8 deep need half as many registers for it, but measured 1-3% slower there
+// (bench/results/sgemm-ladder-h100/NOTES.md).
+inline matmul::Rung rung() { return ex18::rung(); }
 
 // The speed check (course.toml's speed_references name the same two folders).
 inline constexpr const char* previous_rung = "18_sgemm_transpose";

@@ -16,7 +16,8 @@
 //    loads issued together cost one wait; exercise 17's loop (load a float4, store it, load the
 //    next) waits six times, and the 8 x 16 kernel written that way was slower than exercise 17.
 //
-// Shapes come as build options (launch.hpp): a TSM x TSN block of C per group, tiles TSK deep,
+// Shapes come as build options (launch.hpp chooses 128 x 256, 8 x 16 per work-item, or 128 x 128,
+// 8 x 8, by N): a TSM x TSN block of C per group, tiles TSK deep,
 // WPTM x WPTN elements per work-item, PAD floats of padding; the group is (TSN / WPTN) x
 // (TSM / WPTM) work-items. Which elements a work-item owns:
 //  - rows lr*WPTM .. lr*WPTM + WPTM-1 of the block (neighbours, for the float4 reads of A);

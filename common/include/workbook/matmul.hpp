@@ -71,6 +71,10 @@ struct Launch {
 struct Rung {
     std::string kernel_file = "mmul.cl";
     std::string build_options;
+    // Build options chosen for the device and N (the block of C a work-group computes, where the
+    // best block depends on how many there are for the compute units), added to build_options.
+    // Empty for a rung whose program is the same at every N. `launch` must agree with it.
+    std::function<std::string(const cl::Device&, int n)> size_options;
     std::function<Launch(const cl::Device&, const cl::Kernel&, int n)> launch;
     int max_n = 0;  // the largest N the kernel supports; 0 for no limit of its own
     // The most rows (or columns) of C one work-group covers: the race pass's sizes reach one past
@@ -81,6 +85,8 @@ struct Rung {
     std::string race_build_options, race_why;
     // Throws workbook::Error when n is outside 1..max_n, saying why.
     void check_size(int n) const;
+    // build_options with size_options' choice for this device and N.
+    std::string options_for(const cl::Device& device, int n) const;
 };
 
 // The largest power-of-two side s <= preferred such that the kernel accepts an s x s work-group

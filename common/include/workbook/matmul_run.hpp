@@ -30,8 +30,8 @@ Timing summarize(std::vector<double> kernel_seconds, std::vector<double> wall_se
 Timing time_launches(const cl::CommandQueue& queue, cl::Kernel& kernel, const Problem& p, const Launch& launch,
                      int repeats);
 
-// Builds the rung's kernel for the queue's device.
-cl::Kernel build_rung(const cl::Context& context, const Rung& rung);
+// Builds the rung's kernel for the device, with the options it takes at N.
+cl::Kernel build_rung(const cl::Context& context, const cl::Device& device, const Rung& rung, int n);
 
 // The demo of a kernel rung: multiplies random matrices of --n (default 1024), checks C against
 // the CPU and prints kernel time, wall time and GFLOPS. The whole main() of exercises 05, 07, 08,

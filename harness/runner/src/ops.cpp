@@ -91,11 +91,11 @@ const Operation pi_kernel("pi_kernel", [](const Message& r) {
 
 Message run_matmul(const matmul::Rung& rung, const Message& r) {
     auto& dev = device();
-    const auto extra = r.text.find("race_options");
-    const std::string options = rung.build_options + (extra == r.text.end() ? "" : " " + extra->second);
-    cl::Kernel kernel(program(rung.kernel_file, options), "mmul");
     const int n = static_cast<int>(r.num("n"));
     rung.check_size(n);
+    const auto extra = r.text.find("race_options");
+    const std::string options = rung.options_for(dev.choice.device, n) + (extra == r.text.end() ? "" : " " + extra->second);
+    cl::Kernel kernel(program(rung.kernel_file, options), "mmul");
     const cl::Buffer a = buffer_of(r.array("a"), CL_MEM_READ_ONLY), b = buffer_of(r.array("b"), CL_MEM_READ_ONLY);
     const auto& initial = r.array("c");
     const cl::Buffer c = buffer_of(initial);
@@ -110,6 +110,7 @@ Message run_matmul(const matmul::Rung& rung, const Message& r) {
 Message run_matmul_timed(const std::map<std::string, matmul::Rung>& rungs, const Message& r) {
     struct Timed {
         std::optional<cl::Kernel> kernel;
+        std::string options;  // what the kernel was built with: a rung's options may change with N
         cl::Buffer a, b, c;
         std::size_t c_floats = 0;
         int n = 0;
@@ -125,20 +126,21 @@ Message run_matmul_timed(const std::map<std::string, matmul::Rung>& rungs, const
     const std::string& step = r.str("step");
     Message reply;
     if (step == "upload") {
-        if (!t.kernel) {
+        const auto& rg = rung->second;
+        t.n = static_cast<int>(r.num("n"));
+        rg.check_size(t.n);
+        // Under the simulator (the traffic report) with the options it needs, as for "matmul".
+        const auto extra = r.text.find("race_options");
+        const std::string options = rg.options_for(dev.choice.device, t.n) + (extra == r.text.end() ? "" : " " + extra->second);
+        if (!t.kernel || t.options != options) {
             // The student's kernel through program(), so the build the "matmul" cases made is reused;
             // a reference from its embedded copy only.
-            // Under the simulator (the traffic report) with the options it needs, as for "matmul".
-            const auto& rg = rung->second;
-            const auto extra = r.text.find("race_options");
-            const std::string options = rg.build_options + (extra == r.text.end() ? "" : " " + extra->second);
             t.kernel = cl::Kernel(key == "student" ? program(rg.kernel_file, options)
                                                    : build_program(dev.context, embedded_kernel_source(key + "/" + rg.kernel_file),
                                                                    options),
                                   "mmul");
+            t.options = options;
         }
-        t.n = static_cast<int>(r.num("n"));
-        rung->second.check_size(t.n);
         t.a = buffer_of(r.array("a"), CL_MEM_READ_ONLY);
         t.b = buffer_of(r.array("b"), CL_MEM_READ_ONLY);
         t.c = buffer_of(r.array("c"));
