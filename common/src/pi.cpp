@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 namespace workbook::pi {
 
@@ -47,39 +48,50 @@ Launch plan(const cl::Kernel& kernel, const cl::Device& device, std::uint64_t st
 
 namespace {
 
-// Each group's sum of 4/(1+x²) over its steps, the step index i mapped through `index` first.
+// Each chosen group's sum of 4/(1+x²) over its steps, the step index i mapped through `index` first.
 template <typename Index>
-std::vector<double> partial_sums_of(const Launch& launch, Index index) {
+std::vector<double> partial_sums_of(const Launch& launch, const Groups& groups, Index index) {
     const double step = launch.step_size();
     const std::uint64_t per_group = static_cast<std::uint64_t>(launch.niters) * launch.local;
-    std::vector<double> sums(launch.groups, 0.0);
-    for (std::size_t g = 0; g < launch.groups; ++g)
+    std::vector<double> sums;
+    for (const std::size_t g : groups) {
+        if (g >= launch.groups) throw Error(fmt::format("pi: no group {} in a launch of {}", g, launch.groups));
+        double sum = 0;
         for (std::uint64_t i = launch.first_step() + g * per_group; i < launch.first_step() + (g + 1) * per_group; ++i) {
             const double x = (index(i) + 0.5) * step;
-            sums[g] += 4.0 / (1.0 + x * x);
+            sum += 4.0 / (1.0 + x * x);
         }
+        sums.push_back(sum);
+    }
     return sums;
 }
 
 }  // namespace
 
-std::vector<double> reference_partial_sums(const Launch& launch) {
-    return partial_sums_of(launch, [](std::uint64_t i) { return static_cast<double>(i); });
+Groups every_group(const Launch& launch) {
+    Groups all(launch.groups);
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    return all;
 }
 
-std::vector<double> mistaken_partial_sums(const Launch& launch, IndexMistake mistake) {
+std::vector<double> reference_partial_sums(const Launch& launch, const Groups& groups) {
+    return partial_sums_of(launch, groups, [](std::uint64_t i) { return static_cast<double>(i); });
+}
+
+std::vector<double> mistaken_partial_sums(const Launch& launch, IndexMistake mistake, const Groups& groups) {
     switch (mistake) {
         case IndexMistake::wrapped_int32:
-            return partial_sums_of(launch, [](std::uint64_t i) {
+            return partial_sums_of(launch, groups, [](std::uint64_t i) {
                 return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(i)));
             });
         case IndexMistake::wrapped_uint32:
-            return partial_sums_of(launch, [](std::uint64_t i) { return static_cast<double>(static_cast<std::uint32_t>(i)); });
+            return partial_sums_of(launch, groups,
+                                   [](std::uint64_t i) { return static_cast<double>(static_cast<std::uint32_t>(i)); });
         case IndexMistake::offset_ignored:
             break;
     }
     const std::uint64_t skipped = launch.first_step();
-    return partial_sums_of(launch, [skipped](std::uint64_t i) { return static_cast<double>(i - skipped); });
+    return partial_sums_of(launch, groups, [skipped](std::uint64_t i) { return static_cast<double>(i - skipped); });
 }
 
 double partial_tolerance(const Launch& launch, double sum) {

@@ -46,3 +46,10 @@ workbook_mutant(uint_first_step pi.cl
   [=[const long first = (long)get_global_id(0) * niters;]=]
   [=[const uint first = get_global_id(0) * niters;  // planted bug: 32-bit index]=]
   MESSAGE "Cause: the 32-bit step index overflows" "wrapped to a 32-bit unsigned int")
+# The classic course's numbering (group · size + local id), which ignores the launch's global
+# offset, with its first step in an int: the offset launch cannot test it, so the launch of 2^32
+# steps without offset does, and names the cause.
+workbook_mutant(group_numbered_int_first_step pi.cl
+  [=[const long first = (long)get_global_id(0) * niters;]=]
+  [=[const int first = (get_group_id(0) * get_local_size(0) + get_local_id(0)) * niters;  // planted bug: 32-bit index]=]
+  MESSAGE "Cause: the 32-bit step index overflows" "wrapped to a 32-bit int")

@@ -43,16 +43,21 @@ struct Launch {
 // when niters would not fit the kernel's int.
 Launch plan(const cl::Kernel& kernel, const cl::Device& device, std::uint64_t steps, std::size_t preferred = 256);
 
-// What group g must produce: the sum of its steps' terms 4/(1+x²), x = (i + 0.5)·step_size,
-// computed in double from the same float step the kernel gets.
-std::vector<double> reference_partial_sums(const Launch& launch);
+// Which groups a check compares: every one, or a few of a run too long to sum on the host.
+using Groups = std::vector<std::size_t>;
+Groups every_group(const Launch& launch);
+
+// What each of `groups` must produce (in that order): the sum of its steps' terms 4/(1+x²),
+// x = (i + 0.5)·step_size, computed in double from the same float step the kernel gets.
+std::vector<double> reference_partial_sums(const Launch& launch, const Groups& groups);
 
 // Mistakes a wrong partial sum can be told apart by: the step index held in 32 bits (signed or
 // unsigned, so it wraps modulo 2^32), or the global offset left out (work-items numbered
 // get_group_id · get_local_size + get_local_id).
 enum class IndexMistake { wrapped_int32, wrapped_uint32, offset_ignored };
-// What group g would produce with that mistake, computed like reference_partial_sums.
-std::vector<double> mistaken_partial_sums(const Launch& launch, IndexMistake mistake);
+
+// What each of `groups` would produce with that mistake, computed like reference_partial_sums.
+std::vector<double> mistaken_partial_sums(const Launch& launch, IndexMistake mistake, const Groups& groups);
 
 // The largest float error a correct kernel can make in one group's partial sum `sum`: each term
 // carries a few roundings (the index to float, +0.5, ·step, x², +1, the division), a work-item
