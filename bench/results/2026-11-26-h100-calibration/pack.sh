@@ -19,6 +19,12 @@ def place(path):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(path, dst)
             if rel.startswith("bin/"): subprocess.run(["strip", dst], check=True)
+        # A checker finds its runner beside it: the solution's test needs the solution's runner.
+        if rel.startswith("bin/test-") and rel.endswith("-solution"):
+            runner = f"{build}/bin/runner-" + rel[len("bin/test-"):]
+            if os.path.exists(runner) and not os.path.exists(f"{stage}/bin/" + os.path.basename(runner)):
+                shutil.copy2(runner, f"{stage}/bin/")
+                subprocess.run(["strip", f"{stage}/bin/" + os.path.basename(runner)], check=True)
         return "@BUILD@/" + rel
     if path.startswith(root + "/"): return "@ROOT@/" + path[len(root) + 1:]
     raise SystemExit(f"outside the build and the tree: {path}")
