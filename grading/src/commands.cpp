@@ -64,6 +64,10 @@ std::function<std::optional<int>()> add_commands(CLI::App& app, const std::strin
                     "with --slurm, or alone with --out DIR of a --slurm run: follow its tasks (squeue), submit once "
                     "more a task that failed or was preempted, then merge their journals into the gradebook and "
                     "reports (so does `workbook grade --out DIR`)");
+    grade->add_option("--wait-limit", grade_options.slurm.wait_limit_min,
+                      "with --wait: give up after this many minutes in which no task of ours ran (all pending), "
+                      "saying why Slurm holds them; the tasks stay queued, collect later with --wait")
+        ->capture_default_str()->check(CLI::PositiveNumber);
     grade->add_option("--partition", grade_options.slurm.partition, "the Slurm partition for the tasks (sbatch --partition)")
         ->needs(slurm);
     grade->add_option("--gres", grade_options.slurm.gres,

@@ -286,6 +286,8 @@ int collect(const harness::CourseTree& tree, const GradeOptions& given) {
     const auto class_names = journal_names(o.out);
     const std::set<std::string> in_class_journal(class_names.begin(), class_names.end());
     std::string last_progress;
+    auto last_running = std::chrono::steady_clock::now();  // when a task of ours last ran, or we began
+    const auto limit = std::chrono::duration<double, std::ratio<60>>(given.slurm.wait_limit_min);
     for (;;) {
         const auto q = queued(job);
         if (!q.empty()) {
@@ -300,6 +302,17 @@ int collect(const harness::CourseTree& tree, const GradeOptions& given) {
                                                      states.empty() ? "" : " (" + states.substr(1) + ")");
             if (progress != last_progress) say(o, progress);
             last_progress = progress;
+            const auto now = std::chrono::steady_clock::now();
+            if (running > 0) last_running = now;
+            if (now - last_running > limit)
+                throw Error(fmt::format(
+                    "slurm: for {:g} minute(s) no grading task of ours has run: {} task(s) still pending ({}).\n"
+                    "Slurm says why after each task's state. The tasks stay queued and nothing graded is lost.\n"
+                    "Fix: see `scontrol show job {}` and `sinfo` (a partition that is down, resources no node has, "
+                    "a held job: `scontrol release {}`), then collect with `workbook grade --out {} --wait`; "
+                    "or cancel with `scancel {}`. --wait-limit MINUTES sets how long to wait.",
+                    given.slurm.wait_limit_min, q.size(), states.empty() ? "none listed" : states.substr(1),
+                    job.job_ids().back(), job.job_ids().back(), job.out.string(), fmt::join(job.job_ids(), " ")));
             std::this_thread::sleep_for(poll_every);
             continue;
         }

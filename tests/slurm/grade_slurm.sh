@@ -183,4 +183,23 @@ grep -q "sbatch did not take the grading job" "$work/badpart.log" && grep -qi "i
     fail "sbatch's refusal is not passed on: $(cat "$work/badpart.log")"
 [ -e "$work/badpart/slurm/job.json" ] && fail "a refused submission left its job.json (a second try would be refused)"
 echo "ok: misuse explained (a second --slurm into one folder, no sbatch, a partition sbatch refuses)"
+# A task that stays pending (its partition down): --wait gives up after --wait-limit, says why
+# Slurm holds it, and loses nothing; once the partition is up, --wait collects it.
+scontrol update PartitionName=debug State=DOWN
+"$wb" grade "$work/small" --out "$work/held" --only 02 --no-race-check --slurm > "$work/held.log" 2>&1 ||
+    { scontrol update PartitionName=debug State=UP; fail "submitting to a down partition: $(cat "$work/held.log")"; }
+t0=$(date +%s)
+if "$wb" grade --out "$work/held" --wait --wait-limit 0.1 > "$work/held-wait.log" 2>&1; then
+    scontrol update PartitionName=debug State=UP
+    fail "--wait on a task that cannot start did not give up"
+fi
+waited=$(($(date +%s) - t0))
+scontrol update PartitionName=debug State=UP
+grep -q "for 0.1 minute(s) no grading task of ours has run: 2 task(s) still pending (0:PENDING (PartitionDown) 1:PENDING (PartitionDown))" "$work/held-wait.log" &&
+    grep -q "collect with \`workbook grade --out $work/held --wait\`" "$work/held-wait.log" ||
+    fail "the give-up message: $(cat "$work/held-wait.log")"
+[ "$waited" -le 30 ] || fail "--wait-limit 0.1 (6 s) gave up after $waited s"
+"$wb" grade --out "$work/held" --wait > "$work/held-wait2.log" 2>&1 || fail "collecting after the partition came up: $(cat "$work/held-wait2.log")"
+grep -qx "alice,alice,2.00,2.00,2.00" "$work/held/gradebook.csv" || fail "held gradebook: $(cat "$work/held/gradebook.csv")"
+echo "ok: --wait gives up on a task Slurm never starts after --wait-limit (${waited} s), saying why; collected later"
 echo "PASS: grading through Slurm ($(($(date +%s) - start)) s)"

@@ -42,6 +42,9 @@ struct GradeOptions {
         std::string partition, gres;     // passed to sbatch
         int array_limit = 0;             // tasks running at once; 0: as many as Slurm gives
         int per_task = 1;                // submissions per task
+        // --wait-limit: --wait gives up (the tasks stay queued) after this many minutes in which
+        // none of our tasks ran; a task pending for a reason that never clears would wait forever.
+        double wait_limit_min = 120;
     } slurm;
 
     // Which part of a grading run this process does; the Slurm driver sets it, never the command line.
