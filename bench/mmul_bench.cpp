@@ -170,8 +170,8 @@ std::vector<NamedRung> ladder() {
             {"15 8 per work-item, 32x32", qualified("15_sgemm_wpt", workbook::ex15::rung())},
             {"16 float4, 2 rows per work-item", qualified("16_sgemm_float4", workbook::ex16::rung())},
             {"17 8x8 register blocks", qualified("17_sgemm_2d_block", workbook::ex17::rung())},
-            {"18 + A tile transposed, padded", qualified("18_sgemm_transpose", workbook::ex18::rung())},
-            {"19 + double-buffered tiles", qualified("19_sgemm_prefetch", workbook::ex19::rung())}};
+            {"18 + 8 x 16 per work-item, A transposed", qualified("18_sgemm_transpose", workbook::ex18::rung())},
+            {"19 + next tile prefetched", qualified("19_sgemm_prefetch", workbook::ex19::rung())}};
 }
 
 // Times one rung's kernel at this size and checks the last result.
