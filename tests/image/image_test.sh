@@ -1,0 +1,159 @@
+#!/bin/bash
+# The container image end to end (ctest image.e2e, label image): inside opencl-workbook:<commit>,
+# with a student's folder on the host mounted at /workbook, exercise 02's starter fails and its
+# solution passes with the race pass (Oclgrind), `workbook grade` grades a class of two and says
+# which isolation it used, a file edited on the host is seen by watch mode, and the image holds no
+# .git, secret or compiler output a student does not need. Exits 77 (skipped), with the reason,
+# where no container engine can run or the image is not built.
+#   image_test.sh SOURCE WORKDIR
+# WORKBOOK_IMAGE picks the image (default opencl-workbook:<short commit of SOURCE>);
+# WORKBOOK_IMAGE_BUILD=1 builds it first with scripts/image.sh (as root; about 15 minutes).
+set -euo pipefail
+source_dir=$(cd "$1" && pwd) work=$2
+
+skip() {
+    echo "SKIPPED: $*"
+    exit 77
+}
+fail() {
+    printf 'FAIL: %b\n' "$*" >&2
+    exit 1
+}
+expect_contains() {
+    case "$1" in
+    *"$2"*) echo "ok: $3" ;;
+    *) printf 'FAIL: %s: expected to find\n  %s\nin:\n%s\n' "$3" "$2" "$1" >&2; exit 1 ;;
+    esac
+}
+
+engine=${WORKBOOK_CONTAINER_ENGINE:-podman}
+command -v "$engine" >/dev/null || skip "$engine is not installed (apt-get install podman), so the image cannot run here"
+"$engine" info >/dev/null 2>&1 || skip "$engine cannot run containers here: $("$engine" info 2>&1 | tail -n 1)"
+commit=$(git -C "$source_dir" rev-parse --short=12 HEAD 2>/dev/null) || skip "$source_dir is not a git checkout: the image is tagged by commit"
+image=${WORKBOOK_IMAGE:-opencl-workbook:$commit}
+if ! "$engine" image exists "$image" 2>/dev/null; then
+    [ "${WORKBOOK_IMAGE_BUILD:-0}" = 1 ] ||
+        skip "no image $image: build it with scripts/image.sh (as root, about 15 minutes), or set WORKBOOK_IMAGE_BUILD=1 to build it here, or WORKBOOK_IMAGE=opencl-workbook:latest to test another"
+    [ "$(id -u)" -eq 0 ] || skip "building the image needs root (mmdebstrap, chroot)"
+    "$source_dir/scripts/image.sh" || fail "scripts/image.sh failed"
+fi
+echo "image: $image, $(( $("$engine" image inspect --format '{{.Size}}' "$image") / 1024 / 1024 )) MiB"
+
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+# The grader's unprivileged users must enter the submissions folder (grade refuses otherwise).
+chmod 755 "$work"
+student="$work/student"
+mkdir "$student"
+
+# run TIMEOUT ARGS...: the image with the student's folder mounted; output in $out, status in $status.
+run() {
+    local limit=$1
+    shift
+    set +e
+    out=$(timeout "$limit" "$engine" run --rm -v "$student:/workbook" "$@" 2>&1)
+    status=$?
+    set -e
+}
+
+# 1. An empty folder is filled with the course, on the host; the starter of 02 fails.
+run 600 "$image" check 02
+[ "$status" = 1 ] || fail "check 02 on the starter: exit $status, expected 1; output:\n$out"
+expect_contains "$out" "your folder was empty, so the course" "an empty folder is filled with the course"
+expect_contains "$out" "FAIL 02" "the starter of 02 fails"
+[ -f "$student/course.toml" ] && [ -f "$student/exercises/02_vadd/vadd.cl" ] || fail "the course did not reach the host folder"
+grep -q 'status = "failing"' "$student/.workbook/progress.toml" || fail "the progress file on the host does not record the failure"
+[ ! -e "$student/build" ] || fail "a build folder appeared in the student's folder: the build tree must stay in the image"
+echo "ok: the student's files and progress are on the host, the build tree stays in the image"
+cp -p "$student/exercises/02_vadd/vadd.cl" "$student/exercises/02_vadd/vadd_host.cpp" "$work/"
+
+# 2. The solution, copied in on the host, passes, and the race pass (Oclgrind) runs clean.
+cp "$student/solutions/02_vadd/vadd.cl" "$student/solutions/02_vadd/vadd_host.cpp" "$student/exercises/02_vadd/"
+run 600 "$image" check 02
+[ "$status" = 0 ] || fail "check 02 on the solution: exit $status, expected 0; output:\n$out"
+expect_contains "$out" "PASS 02" "the solution of 02 passes"
+expect_contains "$out" "race check: clean (" "the race pass ran under Oclgrind and found nothing"
+
+# 3. The race pass finds what PoCL hides: exercise 09's solution without the barrier that ends a
+# column passes the graded test on the CPU, and Oclgrind reports the race.
+mmul="$student/exercises/09_mmul_col_local/mmul.cl"
+cp "$student/solutions/09_mmul_col_local/mmul.cl" "$mmul"
+sed -i '/everyone is done with this column/d' "$mmul"
+[ "$(grep -c barrier "$mmul")" -lt "$(grep -c barrier "$student/solutions/09_mmul_col_local/mmul.cl")" ] ||
+    fail "the barrier was not removed from exercise 09's kernel"
+run 900 "$image" check 09
+[ "$status" = 1 ] || fail "check 09 without its barrier: exit $status, expected 1; output:\n$out"
+expect_contains "$out" "the race check found a problem the CPU device hides" "the missing barrier is found by the race pass"
+expect_contains "$out" "mmul.cl:" "at a line of the kernel file"
+
+# 4. `workbook grade` on a class of two (the solution and the starter), in the container as it comes
+# (no extra privileges): the sandbox runs, or the grader says why not and --no-sandbox grades.
+instructor="$work/instructor" class="$work/class"
+mkdir -p "$instructor" "$class/alice/exercises/02_vadd" "$class/bob/exercises/02_vadd"
+cp "$student/solutions/02_vadd/"* "$class/alice/exercises/02_vadd/"
+cp "$work/vadd.cl" "$work/vadd_host.cpp" "$class/bob/exercises/02_vadd/"
+chmod -R a+rX "$class"
+grade() {
+    set +e
+    out=$(timeout 900 "$engine" run --rm -v "$instructor:/workbook" -v "$work:/data" "$image" \
+        grade /data/class --out "/data/$1" --only 02 --jobs 2 "${@:2}" 2>&1)
+    status=$?
+    set -e
+}
+grade grades
+isolation=""
+if [ "$status" = 0 ]; then
+    isolation="bubblewrap sandbox"
+else
+    expect_contains "$out" "the sandbox cannot run: " "the grader refuses to grade without its sandbox, saying why"
+    expect_contains "$out" "pass --no-sandbox" "and names the way on"
+    why=$(printf '%s\n' "$out" | grep -m1 "the sandbox cannot run")
+    grade grades --no-sandbox
+    [ "$status" = 0 ] || fail "grade --no-sandbox in the container: exit $status; output:\n$out"
+    isolation="no namespaces (--no-sandbox); the default refused: $why"
+fi
+grep -qx "alice,alice,2.00,2.00,2.00" "$work/grades/gradebook.csv" && grep -qx "bob,bob,0.00,0.00,2.00" "$work/grades/gradebook.csv" ||
+    fail "the class of two is not graded right:\n$(cat "$work/grades/gradebook.csv")\n$out"
+grep -o '"isolation: [^"]*' "$work/grades/results/alice.json" | head -n 1 | grep -q isolation ||
+    fail "alice's report does not say which isolation was used"
+echo "ok: graded in the container: alice 2/2, bob 0/2"
+echo "isolation used in the container: $isolation"
+echo "alice's report says: $(grep -o 'isolation: [^"\\]*' "$work/grades/results/alice.json" | head -n 1)"
+
+# 5. Watch mode in the container sees a file edited on the host: on a terminal (-t) it checks 02
+# (the starter: FAIL), then the solution copied in from the host passes.
+cp "$work/vadd.cl" "$work/vadd_host.cpp" "$student/exercises/02_vadd/"
+run 120 "$image" go 02
+[ "$status" = 0 ] || fail "go 02: exit $status; output:\n$out"
+name="workbook-watch-$$"
+trap '"$engine" rm -f "$name" >/dev/null 2>&1 || true' EXIT
+"$engine" run -d -t -i --name "$name" -v "$student:/workbook" "$image" >/dev/null
+wait_for() {
+    local deadline=$((SECONDS + $2))
+    while [ $SECONDS -lt $deadline ]; do
+        "$engine" logs "$name" 2>&1 | grep -q "$1" && return 0
+        sleep 1
+    done
+    fail "watch mode never showed \"$1\" within $2 s; it shows:\n$("$engine" logs "$name" 2>&1 | tail -n 30)"
+}
+wait_for "FAIL 02" 300
+echo "ok: watch mode in the container checks 02: the starter fails"
+cp "$student/solutions/02_vadd/vadd.cl" "$student/solutions/02_vadd/vadd_host.cpp" "$student/exercises/02_vadd/"
+edited=$SECONDS
+wait_for "PASS 02" 300
+echo "ok: a file edited on the host is seen by watch mode in the container (PASS within $((SECONDS - edited)) s)"
+"$engine" rm -f "$name" >/dev/null
+
+# 6. What the image holds: no .git, no secret, no object files outside the build tree's own, the
+# pristine course beside the build.
+run 120 --entrypoint sh "$image" -c '
+    find / -xdev \( -name .git -o -name secret.toml -o -name "ssh_host_*" -o -name .bash_history \) -print
+    [ -s /etc/machine-id ] && echo "machine-id is set"
+    find /opt/workbook -name "*.o" ! -path "/opt/workbook/build/*" -print
+    du -sm /opt/workbook/build /opt/workbook/src | sed "s/^/size: /"'
+leftovers=$(printf '%s\n' "$out" | grep -v '^size: ' || true)
+[ -z "$leftovers" ] || fail "the image holds what it should not:\n$leftovers"
+printf '%s\n' "$out"
+echo "ok: no .git, secret, host key, shell history or machine id in the image"
+echo "image.e2e: all checks passed"
