@@ -127,7 +127,7 @@ if [ ! -f /workbook/course.toml ]; then
     if [ -d /workbook ] && [ -z "$(ls -A /workbook 2>/dev/null)" ]; then
         cp -a "$src/." /workbook/ 2>/dev/null || {
             echo "opencl-workbook: cannot write into /workbook (the folder you mounted). Give the container" >&2
-            echo "write access to it (podman: add :Z on SELinux hosts; docker: --user \"\$(id -u):\$(id -g)\")." >&2
+            echo "write access to it (podman: add :Z to the -v option on SELinux hosts such as Fedora)." >&2
             exit 2
         }
         echo "opencl-workbook: your folder was empty, so the course (commit $(cat /opt/workbook/commit)) is now in it."
@@ -141,18 +141,45 @@ EOF
         exit 2
     fi
 fi
+/opt/workbook/sync-times
 # PoCL keeps its kernel cache under $HOME: give a user without a writable home one in /tmp.
 if [ -z "${HOME:-}" ] || [ ! -w "${HOME:-/nonexistent}" ]; then
     export HOME=/tmp/workbook-home
     mkdir -p "$HOME"
 fi
 case "${1:-}" in
-"" | -* | watch | list | next | go | check | hint | reset | solution | progress | doctor | devices | grade | calibrate | gradescope-package | contest)
-    exec workbook "$@" ;;
+"" | -* | watch | list | next | go | check | hint | reset | solution | progress | doctor | devices | grade | calibrate | gradescope-package | contest) ;;
+*) if command -v "$1" >/dev/null 2>&1; then exec "$@"; fi ;;
 esac
-if command -v "$1" >/dev/null 2>&1; then exec "$@"; fi
+owner=$(stat -c %u:%g /workbook)
+if [ "$(id -u)" = 0 ] && [ "${owner%%:*}" != 0 ]; then
+    # A rootful engine (docker on Linux): what the workbook writes into the folder (progress,
+    # backups, a reset's files) would belong to root on the host. Give it back to the folder's owner.
+    status=0
+    workbook "$@" || status=$?
+    find /workbook -xdev -uid 0 -exec chown "$owner" {} + 2>/dev/null || true
+    exit "$status"
+fi
 exec workbook "$@"
 ENTRY
+
+# Before the first check in a container: a file of the mounted folder that is byte for byte the
+# image's copy gets that copy's time, so the build tree built from it stays up to date (a fresh
+# git clone's files are all newer than the build, and would rebuild everything on the first check).
+cat > "$work/sync-times" <<'SYNC'
+#!/bin/sh
+# Once per container (opencl-workbook image): afterwards the build tree may hold builds of the
+# student's own files, which an older time would hide from make.
+set -eu
+mark=/opt/workbook/build/.times-adopted
+[ -e "$mark" ] && exit 0
+cd /opt/workbook/src
+find . -type f | while IFS= read -r f; do
+    mine=/workbook/${f#./}
+    if [ -f "$mine" ] && [ "$mine" -nt "$f" ] && cmp -s "$f" "$mine"; then touch -r "$f" "$mine" 2>/dev/null || true; fi
+done
+: > "$mark" 2>/dev/null || true
+SYNC
 
 echo "Building the root file system of opencl-workbook:$commit (Debian $suite, ${#packages[@]} packages and their dependencies, then the workbook with -j$jobs)"
 start=$(date +%s)
@@ -170,7 +197,8 @@ mmdebstrap --mode=root --variant=apt --format=tar --include="$include" \
     --customize-hook="tar-in '$work/source.tar' /workbook" \
     --customize-hook="upload '$work/inside.sh' /tmp/inside.sh" \
     --customize-hook="upload '$work/entrypoint' /opt/workbook/entrypoint" \
-    --customize-hook="chmod 0755 \"\$1/opt/workbook/entrypoint\"" \
+    --customize-hook="upload '$work/sync-times' /opt/workbook/sync-times" \
+    --customize-hook="chmod 0755 \"\$1/opt/workbook/entrypoint\" \"\$1/opt/workbook/sync-times\"" \
     --customize-hook="chroot \"\$1\" sh /tmp/inside.sh '$exercises' '$jobs' '$commit'" \
     --customize-hook="rm -rf \"\$1/tmp/inside.sh\" \"\$1/var/lib/apt/lists\"/*_Packages* \"\$1/var/cache/apt\"/*.bin" \
     --customize-hook="rm -f \"\$1/var/cache/apt/archives\"/*.deb; : > \"\$1/etc/machine-id\"" \
