@@ -5,6 +5,9 @@
 # opencl-workbook:<short commit> and opencl-workbook:latest. docs/image.md says how to use it.
 #   scripts/image.sh [--out DIR] [--rootfs-only] [--jobs N]
 set -euo pipefail
+# The whole script is one block, read before it runs: a checkout updated during the build cannot
+# change what runs.
+{
 cd "$(dirname "$0")/.."
 repo=$PWD
 
@@ -235,3 +238,5 @@ size=$(podman image inspect --format '{{.Size}}' "$image:$commit")
 echo "image: $image:$commit and $image:latest, $((size / 1024 / 1024)) MiB"
 echo "build time: $((done_at - start)) s (root file system and the workbook's build $((built - start)) s, import $((done_at - built)) s)"
 echo "start it: mkdir -p ~/opencl-workbook && podman run --rm -it -v ~/opencl-workbook:/workbook $image:$commit"
+exit 0
+}
