@@ -31,13 +31,27 @@ command -v "$engine" >/dev/null || skip "$engine is not installed (apt-get insta
 "$engine" info >/dev/null 2>&1 || skip "$engine cannot run containers here: $("$engine" info 2>&1 | tail -n 1)"
 commit=$(git -C "$source_dir" rev-parse --short=12 HEAD 2>/dev/null) || skip "$source_dir is not a git checkout: the image is tagged by commit"
 image=${WORKBOOK_IMAGE:-opencl-workbook:$commit}
-if ! "$engine" image exists "$image" 2>/dev/null; then
+if ! "$engine" image inspect "$image" >/dev/null 2>&1; then
     [ "${WORKBOOK_IMAGE_BUILD:-0}" = 1 ] ||
         skip "no image $image: build it with scripts/image.sh (as root, about 15 minutes), or set WORKBOOK_IMAGE_BUILD=1 to build it here, or WORKBOOK_IMAGE=opencl-workbook:latest to test another"
     [ "$(id -u)" -eq 0 ] || skip "building the image needs root (mmdebstrap, chroot)"
     "$source_dir/scripts/image.sh" || fail "scripts/image.sh failed"
 fi
 echo "image: $image, $(( $("$engine" image inspect --format '{{.Size}}' "$image") / 1024 / 1024 )) MiB"
+
+# How containers start here. A machine that is itself a sandbox (no CAP_SYS_RESOURCE, cgroups v1
+# and v2 mixed) refuses podman's defaults (crun, higher limits): then runc, and limits no higher
+# than this shell's.
+engine_cmd=("$engine") run_opts=()
+probe() { "${engine_cmd[@]}" run --rm "${run_opts[@]}" --entrypoint /bin/true "$image" 2>&1; }
+if ! first_error=$(probe); then
+    [ "$engine" = podman ] && command -v runc >/dev/null && engine_cmd=(podman --runtime runc)
+    nproc=$(ulimit -Hu)
+    { [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ]; } && nproc=32769
+    run_opts=(--ulimit "nofile=$(ulimit -Sn):$(ulimit -Hn)" --ulimit "nproc=$((nproc - 1)):$((nproc - 1))")
+    probe >/dev/null || skip "$engine cannot start a container here: $(printf '%s' "$first_error" | tail -n 1)"
+    echo "note: containers start here only as: ${engine_cmd[*]} run ${run_opts[*]} (the default said: $(printf '%s' "$first_error" | tail -n 1))"
+fi
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -52,7 +66,7 @@ run() {
     local limit=$1
     shift
     set +e
-    out=$(timeout "$limit" "$engine" run --rm -v "$student:/workbook" "$@" 2>&1)
+    out=$(timeout "$limit" "${engine_cmd[@]}" run --rm "${run_opts[@]}" -v "$student:/workbook" "$@" 2>&1)
     status=$?
     set -e
 }
@@ -96,7 +110,7 @@ cp "$work/vadd.cl" "$work/vadd_host.cpp" "$class/bob/exercises/02_vadd/"
 chmod -R a+rX "$class"
 grade() {
     set +e
-    out=$(timeout 900 "$engine" run --rm -v "$instructor:/workbook" -v "$work:/data" "$image" \
+    out=$(timeout 900 "${engine_cmd[@]}" run --rm "${run_opts[@]}" -v "$instructor:/workbook" -v "$work:/data" "$image" \
         grade /data/class --out "/data/$1" --only 02 --jobs 2 "${@:2}" 2>&1)
     status=$?
     set -e
@@ -128,7 +142,7 @@ run 120 "$image" go 02
 [ "$status" = 0 ] || fail "go 02: exit $status; output:\n$out"
 name="workbook-watch-$$"
 trap '"$engine" rm -f "$name" >/dev/null 2>&1 || true' EXIT
-"$engine" run -d -t -i --name "$name" -v "$student:/workbook" "$image" >/dev/null
+"${engine_cmd[@]}" run -d -t -i "${run_opts[@]}" --name "$name" -v "$student:/workbook" "$image" >/dev/null
 wait_for() {
     local deadline=$((SECONDS + $2))
     while [ $SECONDS -lt $deadline ]; do
