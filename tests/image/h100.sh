@@ -2,7 +2,8 @@
 # The image's programs on the host's NVIDIA OpenCL, as the NVIDIA container toolkit would set them
 # up: the ICD file, the driver's OpenCL library and the libraries it loads, and the device nodes,
 # mounted into the image's root file system. For a GPU machine without a registry or podman.
-#   h100.sh pack ROOTFS.tar OUT.tar.xz   (here) the programs of the GPU run and their libraries,
+#   h100.sh pack ROOTFS OUT.tar.xz       (here; ROOTFS a tarball or folder) the programs of the GPU
+#                                        run and their libraries,
 #                                        taken from the image's root file system (a small bundle)
 #   h100.sh run ROOTFS.tar[.xz]          (on the GPU machine, as root) chroot into it, the driver
 #                                        mounted in: devices, exercise 02's demo and graded test
@@ -23,13 +24,19 @@ programs=(workbook 02_vadd test-02_vadd-solution runner-02_vadd-solution test-02
     15_sgemm_wpt)
 
 pack() {
-    local rootfs=$1 out=$2 root
-    [ -f "$rootfs" ] || die "no root file system tarball $rootfs: build it with scripts/image.sh (it prints its path)"
-    [ "$(id -u)" -eq 0 ] || die "pack extracts a root file system: run it as root"
-    root=$(mktemp -d)
-    trap 'rm -rf "$root"' RETURN
-    tar -C "$root" -xf "$rootfs"
-    local list=$root/.list
+    local rootfs=$1 out=$2 root scratch
+    [ -e "$rootfs" ] || die "no root file system $rootfs: build it with scripts/image.sh --rootfs-only (it prints its path)"
+    [ "$(id -u)" -eq 0 ] || die "pack reads a root file system with chroot: run it as root"
+    scratch=$(mktemp -d)
+    trap 'rm -rf "$scratch"' RETURN
+    if [ -d "$rootfs" ]; then
+        root=$(cd "$rootfs" && pwd)
+    else
+        root=$scratch/root
+        mkdir "$root"
+        tar -C "$root" -xf "$rootfs"
+    fi
+    local list=$scratch/list
     {
         printf '%s\n' etc/ld.so.cache etc/ld.so.conf etc/ld.so.conf.d/x86_64-linux-gnu.conf etc/ld.so.conf.d/libc.conf \
             etc/passwd etc/group opt/workbook/commit
@@ -54,8 +61,7 @@ pack() {
             r=$(readlink -f "/$f"); echo "${r#/}"
         done' < "$list" | sed 's|^/||' | sort -u > "$list.all" || die "a path of the bundle is not in the root file system"
     printf '%s\n' bin lib lib64 sbin etc/OpenCL/vendors >> "$list.all"
-    mkdir -p "$root/proc" "$root/dev" "$root/sys" "$root/tmp" "$root/workbook"
-    printf '%s\n' proc dev sys tmp workbook >> "$list.all"
+    for d in proc dev sys tmp workbook; do if [ -d "$root/$d" ]; then echo "$d"; fi; done >> "$list.all"
     tar -C "$root" --no-recursion -cf - -T "$list.all" | xz -T2 -6 > "$out"
     echo "bundle: $out, $(du -k "$out" | cut -f1) KiB compressed, $(wc -l < "$list.all") paths"
 }
@@ -171,7 +177,7 @@ podman_run() {
 }
 
 case "${1:-}" in
-pack) [ $# = 3 ] || die "usage: h100.sh pack ROOTFS.tar OUT.tar.xz"; pack "$2" "$3" ;;
+pack) [ $# = 3 ] || die "usage: h100.sh pack ROOTFS(.tar or folder) OUT.tar.xz"; pack "$2" "$3" ;;
 run) [ $# = 2 ] || die "usage: h100.sh run ROOTFS.tar[.xz]"; run "$2" ;;
 podman) [ $# = 2 ] || die "usage: h100.sh podman IMAGE"; podman_run "$2" ;;
 checks) checks ;;
