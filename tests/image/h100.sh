@@ -48,10 +48,10 @@ pack() {
         # workbook program names.
         local tools=(sh bash env cat ls ldd mkdir rm cp sed tail head tee grep readlink)
         chroot "$root" sh -c 'for t; do command -v "$t"; done' sh "${tools[@]}" | sed 's|^/||'
-        chroot "$root" sh -c 'for t; do p=$(command -v "$t"); [ "$t" = ldd ] || ldd "$p"; done; ldd "$@"' sh \
-            "${tools[@]}" /usr/bin/clinfo "${programs[@]/#/$bin/}" /usr/sbin/ldconfig 2>/dev/null |
+        chroot "$root" sh -c 'for t; do [ "$t" = ldd ] || ldd "$(command -v "$t")" || true; done' sh \
+            "${tools[@]}" /usr/bin/clinfo "${programs[@]/#/$bin/}" 2>/dev/null |
             awk '/=>/ && $3 ~ /^\// { print $3 } /^\t\/lib/ { print $1 }' | sed 's|^/||'
-        chroot "$root" dpkg -L libc6 | grep -E "^$arch_lib/[^/]*\.so" | sed 's|^/||'
+        chroot "$root" dpkg -L libc6 | grep -E "^(/usr)?/lib/x86_64-linux-gnu/[^/]*\.so" | sed "s|^/||"
     } | sort -u > "$list"
     # Each path in its canonical folder (bin, lib and lib64 are links into usr/), by the name it is
     # loaded by and by the file that name points to.

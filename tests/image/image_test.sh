@@ -146,7 +146,7 @@ run 120 "$image" go 02
 [ "$status" = 0 ] || fail "go 02: exit $status; output:\n$out"
 name="workbook-watch-$$"
 trap '"$engine" rm -f "$name" >/dev/null 2>&1 || true' EXIT
-"${engine_cmd[@]}" run -d -t -i "${run_opts[@]}" --name "$name" -v "$student:/workbook" "$image" >/dev/null
+"${engine_cmd[@]}" run -d -t -i -e NO_COLOR=1 "${run_opts[@]}" --name "$name" -v "$student:/workbook" "$image" >/dev/null
 wait_for() {
     local deadline=$((SECONDS + $2))
     while [ $SECONDS -lt $deadline ]; do
