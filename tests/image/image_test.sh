@@ -138,6 +138,19 @@ echo "ok: graded in the container: alice 2/2, bob 0/2"
 echo "isolation used in the container: $isolation"
 echo "alice's report says: $said"
 echo "and of the budgets: $(grep -o 'budget: [^"\\]*' "$work/grades/results/alice.json" | head -n 1)"
+# What it takes for the sandbox: podman's masked /proc paths keep bubblewrap from mounting a proc of
+# its own; unmasked (docker: --security-opt systempaths=unconfined), it runs, with no other privilege.
+if [ "$isolation" != "bubblewrap sandbox" ] && [ "$engine" = podman ]; then
+    run_opts+=(--security-opt unmask=ALL)
+    grade grades-unmasked
+    run_opts=("${run_opts[@]:0:${#run_opts[@]}-2}")
+    [ "$status" = 0 ] || fail "grade with /proc unmasked: exit $status; output:\n$out"
+    grep -qx "alice,alice,2.00,2.00,2.00" "$work/grades-unmasked/gradebook.csv" && grep -qx "bob,bob,0.00,0.00,2.00" "$work/grades-unmasked/gradebook.csv" ||
+        fail "the class of two, /proc unmasked, is not graded right:\n$(cat "$work/grades-unmasked/gradebook.csv")"
+    said=$(grep -o 'isolation: [^"\\]*' "$work/grades-unmasked/results/alice.json" | head -n 1)
+    expect_contains "$said" "bubblewrap namespaces" "with --security-opt unmask=ALL the grader's sandbox runs in the container"
+    echo "and of the budgets there: $(grep -o 'budget[^"\\]*' "$work/grades-unmasked/results/alice.json" | head -n 1)"
+fi
 
 # 5. Watch mode in the container sees a file edited on the host: on a terminal (-t) it checks 02
 # (the starter: FAIL), then the solution copied in from the host passes.
