@@ -185,7 +185,7 @@ find . -type f | while IFS= read -r f; do
     mine=/workbook/${f#./}
     if [ -f "$mine" ] && [ "$mine" -nt "$f" ] && cmp -s "$f" "$mine"; then touch -r "$f" "$mine" 2>/dev/null || true; fi
 done
-: > "$mark" 2>/dev/null || true
+touch "$mark" 2>/dev/null || true  # a read-only root (apptainer, --read-only): every start syncs
 SYNC
 
 echo "Building the root file system of opencl-workbook:$commit (Debian $suite, ${#packages[@]} packages and their dependencies, then the workbook with -j$jobs)"
