@@ -28,7 +28,7 @@ pack() {
     [ -e "$rootfs" ] || die "no root file system $rootfs: build it with scripts/image.sh --rootfs-only (it prints its path)"
     [ "$(id -u)" -eq 0 ] || die "pack reads a root file system with chroot: run it as root"
     scratch=$(mktemp -d)
-    trap 'rm -rf "$scratch"' RETURN
+    trap 'rm -rf --one-file-system "$scratch"' EXIT
     if [ -d "$rootfs" ]; then
         root=$(cd "$rootfs" && pwd)
     else
@@ -145,6 +145,7 @@ run() {
     echo "the host's NVIDIA OpenCL, mounted into the image:"
     echo "$drivers" | sed 's/^/  /'
     root=$(mktemp -d)
+    trap 'rm -rf --one-file-system "$root"' EXIT
     tar -C "$root" -xf "$rootfs"
     cp "$0" "$root/tmp/h100.sh"
     # A mount namespace of its own: every mount goes away with it.
@@ -165,7 +166,6 @@ run() {
         missing=$(chroot "$ROOT" ldd '"$arch_lib"'/libnvidia-opencl.so.1 | grep "not found" || true)
         [ -z "$missing" ] || { echo "h100.sh: the driver needs libraries the image lacks:"; echo "$missing"; exit 1; }
         chroot "$ROOT" /bin/bash /tmp/h100.sh checks' || status=$?
-    rm -rf --one-file-system "$root"
     return $status
 }
 
