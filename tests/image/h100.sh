@@ -24,7 +24,7 @@ programs=(workbook 02_vadd-solution test-02_vadd-solution runner-02_vadd-solutio
     15_sgemm_wpt-solution)
 
 pack() {
-    local rootfs=$1 out=$2 root scratch
+    local rootfs=$1 out=$2  # root and scratch stay global: the EXIT trap removes scratch
     [ -e "$rootfs" ] || die "no root file system $rootfs: build it with scripts/image.sh --rootfs-only (it prints its path)"
     [ "$(id -u)" -eq 0 ] || die "pack reads a root file system with chroot: run it as root"
     scratch=$(mktemp -d)
@@ -132,7 +132,7 @@ checks() {
 }
 
 run() {
-    local rootfs=$1 root
+    local rootfs=$1  # root stays global: the EXIT trap removes it
     [ "$(id -u)" -eq 0 ] || die "run needs root (chroot, mounts)"
     [ -f "$rootfs" ] || die "no root file system $rootfs"
     local drivers
