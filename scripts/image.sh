@@ -217,7 +217,7 @@ built=$(date +%s)
 echo "root file system: $rootfs ($(du -m "$rootfs" | cut -f1) MiB) in $((built - start)) s"
 
 if [ "$rootfs_only" = 1 ]; then
-    echo "--rootfs-only: not imported. Import it later with podman import (see docs/image.md)."
+    echo "--rootfs-only: not imported; the tarball serves a chroot (tests/image/h100.sh run) or an OCI bundle (docs/image.md)."
     exit 0
 fi
 
