@@ -130,9 +130,17 @@ cat > "$work/entrypoint" <<'ENTRY'
 # (no arguments: watch mode), or the program named first when it is not a workbook verb.
 set -eu
 src=/opt/workbook/src
+# Who owns the mounted folder: under a rootful engine (docker on Linux) what the container writes
+# there is given back to that owner.
+owner=$(stat -c %u:%g /workbook 2>/dev/null || echo 0:0)
+give_back() {
+    if [ "$(id -u)" = 0 ] && [ "${owner%%:*}" != 0 ]; then
+        find /workbook -xdev -uid 0 -exec chown "$owner" {} + 2>/dev/null || true
+    fi
+}
 if [ ! -f /workbook/course.toml ]; then
     if [ -d /workbook ] && [ -z "$(ls -A /workbook 2>/dev/null)" ]; then
-        cp -a "$src/." /workbook/ 2>/dev/null || {
+        cp -R --preserve=mode,timestamps "$src/." /workbook/ 2>/dev/null && give_back || {
             echo "opencl-workbook: cannot write into /workbook (the folder you mounted). Give the container" >&2
             echo "write access to it (podman: add :Z to the -v option on SELinux hosts such as Fedora)." >&2
             exit 2
@@ -158,13 +166,12 @@ case "${1:-}" in
 "" | -* | watch | list | next | go | check | hint | reset | solution | progress | doctor | devices | grade | calibrate | gradescope-package | contest) ;;
 *) if command -v "$1" >/dev/null 2>&1; then exec "$@"; fi ;;
 esac
-owner=$(stat -c %u:%g /workbook)
 if [ "$(id -u)" = 0 ] && [ "${owner%%:*}" != 0 ]; then
-    # A rootful engine (docker on Linux): what the workbook writes into the folder (progress,
-    # backups, a reset's files) would belong to root on the host. Give it back to the folder's owner.
+    # What the workbook writes into the folder (progress, backups, a reset's files) would belong
+    # to root on the host: given back to the folder's owner when it exits.
     status=0
     workbook "$@" || status=$?
-    find /workbook -xdev -uid 0 -exec chown "$owner" {} + 2>/dev/null || true
+    give_back
     exit "$status"
 fi
 exec workbook "$@"

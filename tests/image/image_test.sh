@@ -176,7 +176,24 @@ wait_for "PASS 02" 300
 echo "ok: a file edited on the host is seen by watch mode in the container (PASS within $((SECONDS - edited)) s)"
 "$engine" rm -f "$name" >/dev/null
 
-# 6. What the image holds: no .git, no secret, no object files outside the build tree's own, the
+# 6. Under a rootful engine (as here when root runs the test), a folder owned by a user gets the
+# course and the progress as that user's files, not root's.
+if [ "$(id -u)" = 0 ]; then
+    owned="$work/owned"
+    mkdir "$owned"
+    chown 1000:1000 "$owned"
+    set +e
+    out=$(timeout 600 "${engine_cmd[@]}" run --rm "${run_opts[@]}" -v "$owned:/workbook" "$image" check 02 2>&1)
+    status=$?
+    set -e
+    [ "$status" = 1 ] || fail "check 02 in a user's folder: exit $status, expected 1; output:\n$out"
+    root_owned=$(find "$owned" -uid 0 | head -n 5)
+    [ -z "$root_owned" ] || fail "files in a user's folder left owned by root:\n$root_owned"
+    [ "$(stat -c %u "$owned/.workbook/progress.toml")" = 1000 ] || fail "the progress file is not the folder owner's"
+    echo "ok: in a folder of uid 1000 every file the container wrote is uid 1000's ($(find "$owned" | wc -l) files)"
+fi
+
+# 7. What the image holds: no .git, no secret, no object files outside the build tree's own, the
 # pristine course beside the build.
 run 120 --entrypoint sh "$image" -c '
     find / -xdev \( -name .git -o -name secret.toml -o -name "ssh_host_*" -o -name .bash_history \) -print
