@@ -40,16 +40,11 @@ die() {
 }
 
 # --- What the image holds -------------------------------------------------------------------------
-# The student's packages (the same as scripts/setup.sh), the grader's tools (sandbox, archives,
-# process tools) and the contest's libraries: the image is the student's, the grader's and the
-# cluster's. Left out: what only the repository's own test suite, the slides and the bench use
-# (Chromium, pandoc, Slurm, OpenBLAS/CLBlast); the bench is not built in the image.
-packages=(
-    cmake make g++ cpp
-    ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo
-    pocl-opencl-icd
-    doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
-    oclgrind
+# The student's packages, read from scripts/setup.sh (its `student` list, at the commit built), the
+# grader's tools (sandbox, archives, process tools) and the contest's libraries: the image is the
+# student's, the grader's and the cluster's. Left out: what only the repository's own test suite,
+# the slides and the bench use (Chromium, pandoc, Slurm, OpenBLAS/CLBlast); the bench is not built.
+grader_and_contest=(
     bubblewrap zip unzip procps
     libsqlitecpp-dev libcpp-httplib-dev libutf8proc-dev libssl-dev pkg-config
 )
@@ -77,6 +72,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 commit=$(git -C "$repo" rev-parse --short=12 HEAD)
+mapfile -t packages < <(git -C "$repo" show HEAD:scripts/setup.sh |
+    awk '/^student=\(/ { on = 1; next } on && /^\)/ { exit } on { sub(/#.*/, ""); for (i = 1; i <= NF; i++) print $i }')
+case " ${packages[*]} " in *" pocl-opencl-icd "*) ;;
+*) die "could not read the student's packages from scripts/setup.sh (its student=( ... ) list) at HEAD" ;; esac
+packages+=("${grader_and_contest[@]}")
 if [ -n "$(git -C "$repo" status --porcelain --untracked-files=no)" ]; then
     echo "note: the working tree has uncommitted changes; the image holds the committed tree $commit only."
 fi
