@@ -46,11 +46,17 @@ pack() {
         # Every library the programs, and the tools this script runs inside, load; and glibc's
         # whole set: the driver's libraries load libdl, librt, libpthread and libm, which no
         # workbook program names.
-        local tools=(sh bash env cat ls ldd mkdir rm cp sed tail head tee grep readlink)
+        local tools=(sh bash env cat ls ldd mkdir rm cp sed tail head tee grep readlink cpp)
         chroot "$root" sh -c 'for t; do command -v "$t"; done' sh "${tools[@]}" | sed 's|^/||'
         chroot "$root" sh -c 'for t; do [ "$t" = ldd ] || ldd "$(command -v "$t")" || true; done' sh \
             "${tools[@]}" /usr/bin/clinfo "${programs[@]/#/$bin/}" 2>/dev/null |
             awk '/=>/ && $3 ~ /^\// { print $3 } /^\t\/lib/ { print $1 }' | sed 's|^/||'
+        # The C preprocessor the workbook runs on every kernel: cpp is a driver, cc1 does the work.
+        # cpp is a chain of links (cpp -> cpp-12 -> x86_64-linux-gnu-cpp-12): every link of it.
+        chroot "$root" sh -c 'p=$(command -v cpp); while [ -L "$p" ]; do echo "$p"; t=$(readlink "$p")
+            case $t in /*) p=$t ;; *) p=$(dirname "$p")/$t ;; esac; done' | sed 's|^/||'
+        chroot "$root" sh -c 'c=$(cpp -print-prog-name=cc1); echo "$c"; ldd "$c"' |
+            awk '/=>/ && $3 ~ /^\// { print $3; next } /^\// { print $1 }' | sed 's|^/||'
         chroot "$root" dpkg -L libc6 | grep -E "^(/usr)?/lib/x86_64-linux-gnu/[^/]*\.so" | sed "s|^/||"
     } | sort -u > "$list"
     # Each path in its canonical folder (bin, lib and lib64 are links into usr/), by the name it is
