@@ -89,13 +89,18 @@ const Operation pi_kernel("pi_kernel", [](const Message& r) {
 
 }  // namespace
 
+// The options a matmul kernel is built with at N: the rung's for this device and N, and under the
+// simulator (the race pass, the traffic report) the ones the checker adds for it.
+static std::string matmul_options(const matmul::Rung& rung, const Message& r, int n) {
+    const auto extra = r.text.find("race_options");
+    return rung.options_for(device().choice.device, n) + (extra == r.text.end() ? "" : " " + extra->second);
+}
+
 Message run_matmul(const matmul::Rung& rung, const Message& r) {
     auto& dev = device();
     const int n = static_cast<int>(r.num("n"));
     rung.check_size(n);
-    const auto extra = r.text.find("race_options");
-    const std::string options = rung.options_for(dev.choice.device, n) + (extra == r.text.end() ? "" : " " + extra->second);
-    cl::Kernel kernel(program(rung.kernel_file, options), "mmul");
+    cl::Kernel kernel(program(rung.kernel_file, matmul_options(rung, r, n)), "mmul");
     const cl::Buffer a = buffer_of(r.array("a"), CL_MEM_READ_ONLY), b = buffer_of(r.array("b"), CL_MEM_READ_ONLY);
     const auto& initial = r.array("c");
     const cl::Buffer c = buffer_of(initial);
@@ -129,9 +134,7 @@ Message run_matmul_timed(const std::map<std::string, matmul::Rung>& rungs, const
         const auto& rg = rung->second;
         t.n = static_cast<int>(r.num("n"));
         rg.check_size(t.n);
-        // Under the simulator (the traffic report) with the options it needs, as for "matmul".
-        const auto extra = r.text.find("race_options");
-        const std::string options = rg.options_for(dev.choice.device, t.n) + (extra == r.text.end() ? "" : " " + extra->second);
+        const std::string options = matmul_options(rg, r, t.n);
         if (!t.kernel || t.options != options) {
             // The student's kernel through program(), so the build the "matmul" cases made is reused;
             // a reference from its embedded copy only.
