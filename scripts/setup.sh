@@ -69,5 +69,5 @@ EOF
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y "${missing[@]}"
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWORKBOOK_REQUIRE_ALL="$all"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DWORKBOOK_REQUIRE_ALL="$all"
 cmake --build build -j"$(nproc)"
