@@ -11,6 +11,12 @@
 
 # A small reader for the subset of TOML that course.toml uses for these keys (strings and flat
 # arrays of strings). tests/course_check.cpp compares what it finds with toml++'s reading.
+# The order of a clean `ctest -j2` (no timings from an earlier run): tests that run alone
+# (RUN_SERIAL: the speed checks) first, while nothing else has started, so that neither core idles
+# waiting for a long test to end before each of them; then the long end-to-end tests
+# (tests/CMakeLists.txt), so the short ones fill the cores around them at the end.
+set(WORKBOOK_SERIAL_COST 100000)
+
 function(workbook_read_manifest manifest)
   file(READ "${manifest}" text)
   string(REGEX REPLACE "(^|\n)[ \t]*#[^\n]*" "\\1" text "${text}")
@@ -199,7 +205,7 @@ function(_workbook_variant dir variant)
       # (RUN_SERIAL), since a neighbour's load moves the three kernels' times apart.
       add_test(NAME "${dir}.${variant}" COMMAND ${target}_test "--test-case-exclude=*speed*")
       add_test(NAME "${dir}.${variant}.speed" COMMAND ${target}_test "--test-case=*speed*")
-      set_tests_properties("${dir}.${variant}.speed" PROPERTIES RUN_SERIAL TRUE TIMEOUT "${limit}"
+      set_tests_properties("${dir}.${variant}.speed" PROPERTIES RUN_SERIAL TRUE COST ${WORKBOOK_SERIAL_COST} TIMEOUT "${limit}"
                            LABELS "graded;speed;${dir}")
     else()
       add_test(NAME "${dir}.${variant}" COMMAND ${target}_test)
@@ -217,7 +223,7 @@ function(_workbook_variant dir variant)
     # not (judge_speed's floor). Timed alone (RUN_SERIAL), as every speed check of the suite.
     add_test(NAME "${dir}.${variant}" COMMAND expect_failure --timeout ${limit} --expect-message "too slow for this rung"
                                               $<TARGET_FILE:${target}_test>)
-    set_tests_properties("${dir}.${variant}" PROPERTIES RUN_SERIAL TRUE)
+    set_tests_properties("${dir}.${variant}" PROPERTIES RUN_SERIAL TRUE COST ${WORKBOOK_SERIAL_COST})
   else()
     # The starter must fail its graded test with a reported failure; a mutant may also crash
     # (an out-of-bounds private array, say). A pass, a hang or a missing binary is an error.
@@ -326,12 +332,26 @@ function(workbook_exercise)
   # The speed check can fail a correct kernel: the previous rung's solution in the student's place
   # must be too slow wherever this rung's technique pays, fail on traffic where speed cannot tell
   # and the rung names what its lesson cuts, and be waived (with the gain it measured) otherwise.
+  # Where the traffic rules can run (Oclgrind and its plugin: the suite's build), every rung of
+  # the track grades on one or the other, so a waiver is a failure of this test
+  # (tests/traffic/speed_previous.py).
   if(references AND NOT WORKBOOK_ONLY)
     get_property(limit GLOBAL PROPERTY WORKBOOK_${dir}_time_limit)
-    add_test(NAME "${dir}.speed-previous" COMMAND ex${dir}_solution_test "--test-case=*speed*")
-    set_tests_properties("${dir}.speed-previous" PROPERTIES ENVIRONMENT "WORKBOOK_SPEED_STUDENT=previous"
-      PASS_REGULAR_EXPRESSION "too slow for this rung|does the previous rung.s traffic|the speed requirement is waived here"
-      TIMEOUT "${limit}" RUN_SERIAL TRUE LABELS "graded;speed;${dir}")
+    math(EXPR with_traffic "${limit} + 60")  # three launches under Oclgrind after the timing
+    if(WORKBOOK_RACE_CHECK AND WORKBOOK_OVERLAP_PLUGIN)
+      # ... and the traffic table shows the two solutions' figures as tests/traffic/figures.txt
+      # records them (WORKBOOK_TRAFFIC=show counts them even where speed grades).
+      add_test(NAME "${dir}.speed-previous" COMMAND python3 "${PROJECT_SOURCE_DIR}/tests/traffic/speed_previous.py"
+               $<TARGET_FILE:ex${dir}_solution_test> ${dir} "${PROJECT_SOURCE_DIR}/tests/traffic/figures.txt" ${with_traffic})
+      math(EXPR test_limit "${with_traffic} + 10")  # the script's own limit first, with its message
+      set_tests_properties("${dir}.speed-previous" PROPERTIES TIMEOUT "${test_limit}" RUN_SERIAL TRUE COST ${WORKBOOK_SERIAL_COST}
+                           LABELS "graded;speed;${dir}")
+    else()
+      add_test(NAME "${dir}.speed-previous" COMMAND ex${dir}_solution_test "--test-case=*speed*")
+      set_tests_properties("${dir}.speed-previous" PROPERTIES ENVIRONMENT "WORKBOOK_SPEED_STUDENT=previous"
+        PASS_REGULAR_EXPRESSION "too slow for this rung|does the previous rung.s traffic|the speed requirement is waived here"
+        TIMEOUT "${limit}" RUN_SERIAL TRUE COST ${WORKBOOK_SERIAL_COST} LABELS "graded;speed;${dir}")
+    endif()
   endif()
   # Correct kernels without the rung's technique: tests/slow/NN_name/<style>/ (rungs graded on
   # speed).

@@ -24,7 +24,7 @@ student=(
   pocl-opencl-icd                                                  # the default device: the CPU
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev          # graded tests, util layer, CLI
   nlohmann-json3-dev                                               # `workbook`: the grader's JSON
-  oclgrind                                                         # the race check
+  oclgrind liboclgrind-dev                                         # the race check; rung 19's traffic rule (a plugin)
 )
 # The instructor's and the test suite's. Without them CMake leaves out the parts that need them
 # and says which (cmake/parts.cmake).

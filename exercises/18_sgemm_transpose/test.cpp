@@ -12,6 +12,6 @@ TEST_CASE("18_sgemm_transpose: C = A·B, 8 x 16 per work-item, the A tile transp
 }
 
 TEST_CASE("18_sgemm_transpose: speed, against exercise 17's kernel and this rung's solution") {
-    workbook::testing::check_matmul_speed({.technique = "a bigger register block (8 x 16 per work-item, its tile loads in flight together)",
-                                           .previous = workbook::ex18::previous_rung, .current = workbook::ex18::this_rung, .traffic = {}});
+    workbook::testing::check_matmul_speed({.technique = "bigger register blocks (8 x 16 per work-item, their tile loads in flight together)",
+                                           .previous = workbook::ex18::previous_rung, .current = workbook::ex18::this_rung, .traffic = workbook::traffic::Metric::loads});
 }

@@ -18,6 +18,18 @@ std::string oclgrind_path() {
     return {};
 }
 
+std::string overlap_plugin(std::string& why_not) {
+#ifdef WORKBOOK_OVERLAP_PLUGIN
+    if (std::filesystem::exists(WORKBOOK_OVERLAP_PLUGIN)) return WORKBOOK_OVERLAP_PLUGIN;
+    why_not = std::string("the Oclgrind plugin that counts hidden loads is missing (") + WORKBOOK_OVERLAP_PLUGIN +
+              "): rebuild the workbook";
+#else
+    why_not = "this build has no Oclgrind plugin to count hidden loads: apt-get install liboclgrind-dev, then run "
+              "scripts/setup.sh again";
+#endif
+    return {};
+}
+
 Availability availability() {
     if (const char* v = std::getenv("WORKBOOK_RACE_CHECK"); v && (std::string(v) == "off" || std::string(v) == "0"))
         return {false, {}, "switched off by WORKBOOK_RACE_CHECK=" + std::string(v) + " (unset it to run the check)"};

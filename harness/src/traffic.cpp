@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <sstream>
@@ -76,11 +77,38 @@ std::vector<Counts> parse_inst_counts(std::string_view text) {
     return out;
 }
 
+std::vector<Overlap> parse_overlap(std::string_view text) {
+    constexpr std::string_view overlap_header = "Global loads hidden for kernel launch ";
+    std::vector<Overlap> out;
+    bool in_block = false;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        start = end + 1;
+        if (line.starts_with(overlap_header)) {
+            out.push_back({});
+            in_block = true;
+            continue;
+        }
+        if (!in_block) continue;
+        std::uint64_t count = 0, bytes = 0;
+        std::string_view op;
+        if (!count_line(line, count, op, bytes)) in_block = false;
+        else if (op == "global load bytes") out.back().global_load_bytes += count;
+        else if (op == "hidden global load bytes") out.back().hidden_global_load_bytes += count;
+    }
+    return out;
+}
+
 std::string_view name(Metric m) {
     switch (m) {
     case Metric::global_bytes: return "global bytes loaded per multiply-add";
     case Metric::local_bytes: return "local bytes loaded per multiply-add";
     case Metric::loads: return "load instructions per multiply-add";
+    case Metric::exposed_bytes: return "global bytes loaded with no computing after them to hide them, per multiply-add";
     }
     return "?";
 }
@@ -90,6 +118,7 @@ std::string_view short_name(Metric m) {
     case Metric::global_bytes: return "global B";
     case Metric::local_bytes: return "local B";
     case Metric::loads: return "loads";
+    case Metric::exposed_bytes: return "exposed B";
     }
     return "?";
 }
@@ -99,17 +128,24 @@ double Figures::of(Metric m) const {
     case Metric::global_bytes: return global_bytes;
     case Metric::local_bytes: return local_bytes;
     case Metric::loads: return loads;
+    // Uncounted (no plugin): as if nothing were hidden, which the judge never reaches (count_traffic
+    // refuses to grade on it then).
+    case Metric::exposed_bytes: return exposed_bytes.value_or(global_bytes);
     }
     return 0;
 }
 
-Figures per_multiply_add(const Counts& c, int n) {
+Figures per_multiply_add(const Counts& c, int n, const std::optional<Overlap>& overlap) {
     const double macs = std::pow(static_cast<double>(n), 3);
     Figures f;
     f.global_bytes = static_cast<double>(c.global_load_bytes) / macs;
     f.local_bytes = static_cast<double>(c.local_load_bytes) / macs;
     f.loads = static_cast<double>(c.global_loads + c.local_loads) / macs;
     f.global_store_bytes = static_cast<double>(c.global_store_bytes) / macs;
+    if (overlap) {
+        const auto hidden = std::min(overlap->hidden_global_load_bytes, overlap->global_load_bytes);
+        f.exposed_bytes = static_cast<double>(overlap->global_load_bytes - hidden) / macs;
+    }
     return f;
 }
 
@@ -131,12 +167,16 @@ Verdict judge(Metric m, const Figures& previous, const Figures& solution, const 
 std::string table(int n, const Figures& student, const Figures& solution, const std::string& solution_name,
                   const Figures& previous, const std::string& previous_name, std::optional<Metric> graded) {
     const auto mark = [&](Metric m) { return graded == m ? "*" : " "; };
+    // The exposed column where all three launches were counted by the plugin (rung 19).
+    const bool exposed = student.exposed_bytes && solution.exposed_bytes && previous.exposed_bytes;
     std::string t = fmt::format("memory traffic per multiply-add at N = {}, counted by Oclgrind (the same on every device){}:\n"
-                                "  {:<42} {:>9}{} {:>9}{} {:>7}{}\n",
+                                "  {:<42} {:>9}{} {:>9}{} {:>7}{}",
                                 n, graded ? "; * marks what this rung is graded on here" : "", "", "global B",
                                 mark(Metric::global_bytes), "local B", mark(Metric::local_bytes), "loads", mark(Metric::loads));
+    t += exposed ? fmt::format(" {:>9}{}\n", "exposed B", mark(Metric::exposed_bytes)) : "\n";
     const auto row = [&](const std::string& who, const Figures& f) {
-        t += fmt::format("  {:<42} {:>10.4f} {:>10.4f} {:>8.4f}\n", who, f.global_bytes, f.local_bytes, f.loads);
+        t += fmt::format("  {:<42} {:>10.4f} {:>10.4f} {:>8.4f}", who, f.global_bytes, f.local_bytes, f.loads);
+        t += exposed ? fmt::format(" {:>10.4f}\n", *f.exposed_bytes) : "\n";
     };
     row("yours", student);
     row(fmt::format("this rung's solution ({})", solution_name), solution);

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 using namespace workbook::traffic;
 
 // The shape Oclgrind 21.10 prints (two launches, a kernel printf's line between them, a locale's
@@ -92,4 +94,48 @@ TEST_CASE("traffic: figures per multiply-add, and the rule at the geometric midd
     v = judge(Metric::local_bytes, previous, solution, solution);
     CHECK_FALSE(v.meaningful);
     CHECK_FALSE(v.ok);
+}
+
+// What our Oclgrind plugin prints (harness/oclgrind_plugin/overlap.cpp), beside Oclgrind's counts.
+TEST_CASE("traffic: the plugin's hidden loads are read per launch, and exposed bytes are what is not hidden") {
+    const std::string text = std::string(report) +
+                             "Global loads hidden for kernel launch 1:\n      131072 - global load bytes\n"
+                             "      114688 - hidden global load bytes\n\nprintf noise\n"
+                             "Global loads hidden for kernel launch 2:\n       1,024 - global load bytes\n";
+    const auto all = parse_overlap(text);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].global_load_bytes == 131072);
+    CHECK(all[0].hidden_global_load_bytes == 114688);
+    CHECK(all[1].global_load_bytes == 1024);
+    CHECK(all[1].hidden_global_load_bytes == 0);
+    CHECK(parse_overlap(report).empty());        // Oclgrind's own blocks are not the plugin's
+    CHECK(parse_inst_counts(text).size() == 2);  // and the plugin's are not Oclgrind's
+
+    Counts c;
+    c.global_load_bytes = 131072;
+    const Figures without = per_multiply_add(c, 128);
+    CHECK_FALSE(without.exposed_bytes.has_value());
+    const Figures with = per_multiply_add(c, 128, all[0]);
+    REQUIRE(with.exposed_bytes.has_value());
+    CHECK(*with.exposed_bytes == doctest::Approx(16384.0 / (128.0 * 128.0 * 128.0)));
+    // More hidden than loaded (a forged line) hides at most everything.
+    const Figures forged = per_multiply_add(c, 128, Overlap{100, 5000});
+    CHECK(*forged.exposed_bytes == 0.0);
+
+    // Rung 19's rule: exercise 18 hides nothing, its solution seven tiles of eight.
+    Figures previous, solution, student;
+    previous.global_bytes = solution.global_bytes = student.global_bytes = 0.0625;
+    previous.exposed_bytes = 0.0625;
+    solution.exposed_bytes = 0.0625 / 8;
+    student.exposed_bytes = 0.0625;
+    auto v = judge(Metric::exposed_bytes, previous, solution, student);
+    CHECK(v.meaningful);
+    CHECK(v.cut == doctest::Approx(8.0));
+    CHECK_FALSE(v.ok);
+    student.exposed_bytes = 0.0625 / 4;  // half the tiles prefetched: within the middle (1 / sqrt(8))
+    CHECK(judge(Metric::exposed_bytes, previous, solution, student).ok);
+    const std::string t = table(128, student, solution, "19_sgemm_prefetch", previous, "18_sgemm_transpose",
+                                Metric::exposed_bytes);
+    CHECK(t.find("exposed B*") != std::string::npos);
+    CHECK(t.find("0.0078") != std::string::npos);
 }

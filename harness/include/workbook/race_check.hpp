@@ -51,6 +51,11 @@ struct Result {
 // The Oclgrind command used, or empty when it is not installed.
 std::string oclgrind_path();
 
+// Our Oclgrind plugin that counts which global loads multiply-adds can hide (rung 19's traffic
+// rule, harness/oclgrind_plugin/overlap.cpp): its path, or empty, with `why_not` saying why, where
+// this build has none or it is gone.
+std::string overlap_plugin(std::string& why_not);
+
 // Runs `test` (a graded test binary) under Oclgrind with WORKBOOK_SMALL=1 (small sizes, and
 // device buffers without slack so an access one past the end is outside the buffer).
 // `wrapper` is put in front of the command (the grader's sandbox); `env` adds variables.

@@ -24,11 +24,21 @@ struct Counts {
 // that belong to no block are skipped; a block's line that is not a count ends the block.
 std::vector<Counts> parse_inst_counts(std::string_view text);
 
+// One launch as our Oclgrind plugin counted it (harness/oclgrind_plugin/overlap.cpp): the bytes
+// loaded from global memory, and those of them issued where the work-item then computes from
+// local memory before the next barrier, where a GPU has work to do while they travel.
+struct Overlap {
+    std::uint64_t global_load_bytes = 0, hidden_global_load_bytes = 0;
+};
+// Every launch's block in `text`, in order, read as parse_inst_counts reads its own.
+std::vector<Overlap> parse_overlap(std::string_view text);
+
 // What a lesson can cut, per multiply-add.
 enum class Metric {
     global_bytes,  // bytes loaded from global memory
     local_bytes,   // bytes loaded from local memory
     loads,         // load instructions, global and local (a float4 is one)
+    exposed_bytes, // global bytes loaded where no compute from local memory follows to hide them
 };
 std::string_view name(Metric m);   // "global bytes loaded per multiply-add", ...
 std::string_view short_name(Metric m);
@@ -36,9 +46,10 @@ std::string_view short_name(Metric m);
 // One launch's figures per multiply-add, for an N x N x N product.
 struct Figures {
     double global_bytes = 0, local_bytes = 0, loads = 0, global_store_bytes = 0;
+    std::optional<double> exposed_bytes;  // where the plugin counted the launch
     double of(Metric m) const;
 };
-Figures per_multiply_add(const Counts& c, int n);
+Figures per_multiply_add(const Counts& c, int n, const std::optional<Overlap>& overlap = std::nullopt);
 
 // The rule: the student's figure must be at most the geometric middle of the previous rung's and
 // this rung's solution (as the speed check's middle), so a copy of the previous rung fails by as

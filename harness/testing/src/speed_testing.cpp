@@ -89,11 +89,15 @@ private:
 // the speed check), its C checked, its one launch's counts read from the runner's stdout. A
 // kernel's printf reaches that stdout too, but can only add counts or a second block, which is
 // refused: it cannot lower its own figures.
-traffic::Figures count_traffic(const std::string& oclgrind, const std::string& key, int n, const std::vector<float>& a,
-                               const std::vector<float>& b, std::mt19937_64& sample) {
+// With `plugin` (rung 19's rule), our Oclgrind plugin counts which of the launch's global loads
+// are hidden (traffic::Overlap), and its block is held to the same rule: exactly one.
+traffic::Figures count_traffic(const std::string& oclgrind, const std::string& plugin, const std::string& key, int n,
+                               const std::vector<float>& a, const std::vector<float>& b, std::mt19937_64& sample) {
     const bool student = key == "student";
+    std::vector<std::string> tool = {oclgrind, "--inst-counts"};
+    if (!plugin.empty()) tool.insert(tool.end(), {"--plugins", plugin});
     runner::Client client({}, student,
-                          {{oclgrind, "--inst-counts"},
+                          {tool,
                            // Oclgrind is the only platform under it; counts without thousands separators.
                            {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE=", "LC_ALL=C"}});
     Timed kernel(client, key);
@@ -110,7 +114,13 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& k
         throw Error(fmt::format("the traffic run of {} reported {} launches where one of mmul was made; a kernel's printf "
                                 "can cause this: remove printf calls from the kernel",
                                 kernel.who(), blocks.size()));
-    return traffic::per_multiply_add(blocks[0], n);
+    if (plugin.empty()) return traffic::per_multiply_add(blocks[0], n);
+    const auto overlaps = traffic::parse_overlap(counted);
+    if (overlaps.size() != 1)
+        throw Error(fmt::format("the traffic run of {} reported {} launches' hidden loads where one of mmul was made; a "
+                                "kernel's printf can cause this: remove printf calls from the kernel",
+                                kernel.who(), overlaps.size()));
+    return traffic::per_multiply_add(blocks[0], n, overlaps[0]);
 }
 
 }  // namespace
@@ -125,6 +135,8 @@ std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::
         why_not = available.why_off;
         return std::nullopt;
     }
+    std::string plugin;
+    if (spec.traffic == traffic::Metric::exposed_bytes && (plugin = race::overlap_plugin(why_not)).empty()) return std::nullopt;
     const auto sizes = traffic_sizes();
     TrafficReport report;
     report.n = sizes[rng("matmul-traffic size").next_u64() % sizes.size()];
@@ -133,12 +145,12 @@ std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::
     std::mt19937_64 sample(r.next_u64());
     const std::size_t elems = static_cast<std::size_t>(report.n) * static_cast<std::size_t>(report.n);
     const auto a = r.uniform_vector(elems), b = r.uniform_vector(elems);
-    report.previous = count_traffic(available.command, spec.previous, report.n, a, b, sample);
-    report.solution = count_traffic(available.command, spec.current, report.n, a, b, sample);
+    report.previous = count_traffic(available.command, plugin, spec.previous, report.n, a, b, sample);
+    report.solution = count_traffic(available.command, plugin, spec.current, report.n, a, b, sample);
     // As in the speed check: WORKBOOK_SPEED_STUDENT=previous puts the previous rung's solution in
     // the student's place, which must fail.
     const char* as = std::getenv("WORKBOOK_SPEED_STUDENT");
-    report.student = count_traffic(available.command, as && std::string(as) == "previous" ? spec.previous : "student",
+    report.student = count_traffic(available.command, plugin, as && std::string(as) == "previous" ? spec.previous : "student",
                                    report.n, a, b, sample);
     return report;
 }
