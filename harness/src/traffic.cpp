@@ -48,10 +48,10 @@ void add(Counts& c, std::uint64_t count, std::string_view op, std::uint64_t byte
     else if (op.starts_with("call ") && op.find("barrier") != std::string_view::npos) c.barriers += count;
 }
 
-}  // namespace
-
-std::vector<Counts> parse_inst_counts(std::string_view text) {
-    std::vector<Counts> out;
+// Reads Oclgrind's style of report: a line starting with `header` opens a block (on_header gets
+// the rest of that line), its count lines follow (on_count), and any other line ends the block.
+template <typename OnHeader, typename OnCount>
+void read_blocks(std::string_view text, std::string_view header, OnHeader on_header, OnCount on_count) {
     bool in_block = false;
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -61,45 +61,41 @@ std::vector<Counts> parse_inst_counts(std::string_view text) {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         start = end + 1;
         if (line.starts_with(header)) {
-            const auto close = line.find("':", header.size());
-            out.push_back({});
-            out.back().kernel = std::string(line.substr(header.size(), close == std::string_view::npos ? std::string_view::npos
-                                                                                                      : close - header.size()));
+            on_header(line.substr(header.size()));
             in_block = true;
             continue;
         }
         if (!in_block) continue;
         std::uint64_t count = 0, bytes = 0;
         std::string_view op;
-        if (count_line(line, count, op, bytes)) add(out.back(), count, op, bytes);
+        if (count_line(line, count, op, bytes)) on_count(count, op, bytes);
         else in_block = false;
     }
+}
+
+}  // namespace
+
+std::vector<Counts> parse_inst_counts(std::string_view text) {
+    std::vector<Counts> out;
+    read_blocks(
+        text, header,
+        [&](std::string_view rest) {
+            const auto close = rest.find("':");
+            out.push_back({});
+            out.back().kernel = std::string(rest.substr(0, close));
+        },
+        [&](std::uint64_t count, std::string_view op, std::uint64_t bytes) { add(out.back(), count, op, bytes); });
     return out;
 }
 
 std::vector<Overlap> parse_overlap(std::string_view text) {
-    constexpr std::string_view overlap_header = "Global loads hidden for kernel launch ";
     std::vector<Overlap> out;
-    bool in_block = false;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        start = end + 1;
-        if (line.starts_with(overlap_header)) {
-            out.push_back({});
-            in_block = true;
-            continue;
-        }
-        if (!in_block) continue;
-        std::uint64_t count = 0, bytes = 0;
-        std::string_view op;
-        if (!count_line(line, count, op, bytes)) in_block = false;
-        else if (op == "global load bytes") out.back().global_load_bytes += count;
-        else if (op == "hidden global load bytes") out.back().hidden_global_load_bytes += count;
-    }
+    read_blocks(
+        text, "Global loads hidden for kernel launch ", [&](std::string_view) { out.push_back({}); },
+        [&](std::uint64_t count, std::string_view op, std::uint64_t) {
+            if (op == "global load bytes") out.back().global_load_bytes += count;
+            else if (op == "hidden global load bytes") out.back().hidden_global_load_bytes += count;
+        });
     return out;
 }
 
