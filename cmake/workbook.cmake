@@ -11,10 +11,11 @@
 
 # A small reader for the subset of TOML that course.toml uses for these keys (strings and flat
 # arrays of strings). tests/course_check.cpp compares what it finds with toml++'s reading.
-# The order of a clean `ctest -j2` (no timings from an earlier run): tests that run alone
-# (RUN_SERIAL: the speed checks) first, while nothing else has started, so that neither core idles
-# waiting for a long test to end before each of them; then the long end-to-end tests
-# (tests/CMakeLists.txt), so the short ones fill the cores around them at the end.
+# The order of a clean `ctest -j2` (no timings from an earlier run): ctest starts a test that runs
+# alone (RUN_SERIAL: the speed checks) only when nothing else runs, which in practice leaves them to
+# the end; the long end-to-end tests start first (their COST, tests/CMakeLists.txt), so that none
+# of them is still running there, holding the serial ones back with one core idle (as make.path
+# did for 7 minutes). Among the serial ones, this COST puts them before any other test ready then.
 set(WORKBOOK_SERIAL_COST 100000)
 
 function(workbook_read_manifest manifest)
