@@ -110,6 +110,19 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
     matmul::check_sampled(n, a, b, c, sample, 1024, kernel.who() + " in the traffic run");
     const std::string counted = client.captured_stdout();
     const auto blocks = traffic::parse_inst_counts(counted);
+    // A report's header counted anywhere, not only at a line's start: a kernel's printf that ends
+    // without a newline glues itself to the real header, which then opens no block, so that a
+    // block it printed itself would be the only one read. Exactly one header of each, or refused.
+    const auto headers = [&](std::string_view header) {
+        std::size_t n = 0;
+        for (auto at = counted.find(header); at != std::string::npos; at = counted.find(header, at + 1)) ++n;
+        return n;
+    };
+    if (headers("Instructions executed for kernel '") != 1 ||
+        (!plugin.empty() && headers("Global loads hidden for kernel launch ") != 1))
+        throw Error(fmt::format("the traffic run of {} printed a second report, or text on the report's own line; a "
+                                "kernel's printf can cause this: remove printf calls from the kernel",
+                                kernel.who()));
     if (blocks.size() != 1 || blocks[0].kernel != "mmul")
         throw Error(fmt::format("the traffic run of {} reported {} launches where one of mmul was made; a kernel's printf "
                                 "can cause this: remove printf calls from the kernel",
