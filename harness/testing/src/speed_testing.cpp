@@ -87,8 +87,9 @@ private:
 // One kernel's traffic: launched once at n in a runner of its own under Oclgrind's instruction
 // counter (the student's in the sandbox, as its graded cases; the references unwrapped, as in
 // the speed check), its C checked, its one launch's counts read from the runner's stdout. A
-// kernel's printf reaches that stdout too, but can only add counts or a second block, which is
-// refused: it cannot lower its own figures.
+// kernel's printf reaches that stdout too: it can add a block, or text glued to the real header,
+// and either leaves two headers in the output, which is refused (below), so it cannot lower its
+// own figures.
 // With `plugin` (rung 19's rule), our Oclgrind plugin counts which of the launch's global loads
 // are hidden (traffic::Overlap), and its block is held to the same rule: exactly one.
 traffic::Figures count_traffic(const std::string& oclgrind, const std::string& plugin, const std::string& key, int n,
