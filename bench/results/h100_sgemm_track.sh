@@ -12,7 +12,13 @@ cd $OUT
 {
 ldd $bin/* | grep "not found"
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv
-timeout 240 $bin/mmul_bench --rows ladder reference clblast --sizes ${SIZES:-1024 2048 4096} --repeats 5 --csv $OUT/bench.csv
+# cuBLAS through PyTorch where it is installed (the lent machine has it): TF32 off, a loop of calls.
+cublas=()
+# mmul_bench finds scripts/cublas_sgemm.py under the source folder it was built in.
+src=$(strings $bin/mmul_bench | grep -m1 -o "/[^ ]*/scripts/cublas_sgemm.py" | sed "s#/scripts/cublas_sgemm.py##")
+[ -n "$src" ] && [ ! -e "$src" ] && mkdir -p "$(dirname "$src")" && ln -s "$root" "$src"
+python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && cublas=(cublas --cublas python3)
+timeout 400 $bin/mmul_bench --rows ladder reference clblast "${cublas[@]}" --sizes ${SIZES:-1024 2048 4096} --repeats ${REPEATS:-5} --csv $OUT/bench.csv
 echo "bench exit $?"
 for ex in ${RUNGS:-15_sgemm_wpt 16_sgemm_float4 17_sgemm_2d_block 18_sgemm_transpose 19_sgemm_prefetch}; do
   for i in 1 2; do
