@@ -21,7 +21,7 @@ python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null && cubla
 timeout 400 $bin/mmul_bench --rows ladder reference clblast "${cublas[@]}" --sizes ${SIZES:-1024 2048 4096} --repeats ${REPEATS:-5} --csv $OUT/bench.csv
 echo "bench exit $?"
 for ex in ${RUNGS:-15_sgemm_wpt 16_sgemm_float4 17_sgemm_2d_block 18_sgemm_transpose 19_sgemm_prefetch}; do
-  for i in 1 2; do
+  for i in $(seq ${ITERS:-2}); do
     echo "=== $ex solution $i"; $bin/test-$ex-solution; echo "exit $?"
     echo "=== $ex previous $i"; WORKBOOK_SPEED_STUDENT=previous $bin/test-$ex-solution -tc='*speed*'; echo "exit $?"
   done
