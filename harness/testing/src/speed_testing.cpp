@@ -139,9 +139,11 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
 
 }  // namespace
 
-// One size for now: rungs 15-17's blocks (at most 128) fit it whole, and Oclgrind counts the
-// three kernels' unoptimised launches in about 12 s on one core. WORKBOOK_TRAFFIC_N overrides it.
-std::vector<int> traffic_sizes() { return {128}; }
+// Drawn from the seed, so that a kernel cannot keep its cheap path for one published size. Every
+// rung's cut holds at each, partial blocks or not (bench/results/2026-11-26-traffic-sizes.txt: at
+// 104 and 112 rung 15's tiles of 32 waste so much that its cut falls under 1.2x); Oclgrind counts
+// the three kernels' unoptimised launches in 5-15 s on one core. WORKBOOK_TRAFFIC_N overrides it.
+std::vector<int> traffic_sizes() { return {96, 120, 124, 128}; }
 
 std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::string& why_not) {
     const auto available = race::availability();

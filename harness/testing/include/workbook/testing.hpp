@@ -158,7 +158,7 @@ struct TrafficReport {
     traffic::Figures student, solution, previous;
 };
 std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::string& why_not);
-// The sizes the report draws from: multiples of every rung's block, small enough to simulate.
+// The sizes the report draws from: small enough to simulate, each one where every rung's cut holds.
 std::vector<int> traffic_sizes();
 
 // Grades a kernel with the pi signature (pi.hpp) from `file`: every partial sum, for launches with
