@@ -52,16 +52,22 @@ std::vector<std::string> summarize_build_output(const std::string& output) {
     const auto lines = split_lines(output);
     std::vector<std::string> out;
     std::set<std::string> seen;
+    // The build tool's own lines say only that a step failed: make's "make[2]: ***", Ninja's
+    // "FAILED: <output>" followed by the failed command line, and "ninja: build stopped".
+    const auto tool_line = [&](std::size_t i) {
+        const auto& l = lines[i];
+        return l.rfind("make", 0) == 0 || l.rfind("gmake", 0) == 0 || l.rfind("ninja: build stopped", 0) == 0 ||
+               l.rfind("FAILED: ", 0) == 0 || (i > 0 && lines[i - 1].rfind("FAILED: ", 0) == 0);
+    };
     for (std::size_t i = 0; i < lines.size() && out.size() < 8; ++i) {
-        if (!std::regex_search(lines[i], error) || lines[i].rfind("make", 0) == 0 || lines[i].rfind("gmake", 0) == 0)
-            continue;
+        if (!std::regex_search(lines[i], error) || tool_line(i)) continue;
         std::string item = trim(lines[i]);
         // gcc prints the offending source line and a caret under the error.
         if (i + 2 < lines.size() && lines[i + 2].find('^') != std::string::npos)
             item += "\n" + lines[i + 1] + "\n" + lines[i + 2];
         keep_unique(out, seen, item);
     }
-    if (output.find("No rule to make target") != std::string::npos)
+    if (output.find("No rule to make target") != std::string::npos || output.find("ninja: error: unknown target") != std::string::npos)
         out.insert(out.begin(), "the build tree has no target for this exercise: it was configured before the "
                                 "exercise existed. Run scripts/setup.sh (or cmake on the build folder) and try again.");
     if (out.empty() && !lines.empty()) out.push_back("the build failed; the last lines were:\n" + lines.back());

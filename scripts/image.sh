@@ -106,7 +106,7 @@ cd /workbook
 # the CLI, the grader and the contest, without the repository's own tests (planted bugs, variants,
 # the bench): `workbook calibrate` says so. The flags are scripts/setup.sh's (Release: -O2, no
 # debug info), so a check behaves as on a machine set up with it.
-cmake -S /workbook -B /opt/workbook/build -DCMAKE_BUILD_TYPE=Release "-DWORKBOOK_ONLY=$exercises" >/opt/workbook/configure.log 2>&1 ||
+cmake -S /workbook -B /opt/workbook/build -G Ninja -DCMAKE_BUILD_TYPE=Release "-DWORKBOOK_ONLY=$exercises" >/opt/workbook/configure.log 2>&1 ||
     { cat /opt/workbook/configure.log; exit 1; }
 cmake --build /opt/workbook/build -j"$jobs" >/opt/workbook/build.log 2>&1 || { tail -n 60 /opt/workbook/build.log; exit 1; }
 rm -f /opt/workbook/configure.log /opt/workbook/build.log

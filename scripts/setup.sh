@@ -19,7 +19,7 @@ esac
 # What a student needs: build the exercises, run their demos and graded tests, and `workbook`
 # (watch, check with its race check under Oclgrind, hints, progress).
 student=(
-  cmake make g++ cpp  # cpp: every kernel is preprocessed by the workbook itself (preprocess.hpp)
+  cmake ninja-build make g++ cpp  # ninja: the build; make: the plain-make path; cpp: kernels are preprocessed by the workbook (preprocess.hpp)
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers clinfo  # OpenCL loader and headers
   pocl-opencl-icd                                                  # the default device: the CPU
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev          # graded tests, util layer, CLI
@@ -69,5 +69,9 @@ EOF
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y "${missing[@]}"
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DWORKBOOK_REQUIRE_ALL="$all"
+# Ninja: the whole build in about 8 minutes on 2 cores where Makefiles took 16 (a thousand small
+# targets, each a round of sub-makes). A build folder configured before keeps its generator.
+generator=()
+[ -f build/CMakeCache.txt ] || generator=(-G Ninja)
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DWORKBOOK_REQUIRE_ALL="$all"
 cmake --build build -j"$(nproc)"

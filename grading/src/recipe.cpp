@@ -4,6 +4,8 @@
 #include "workbook/errors.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <string_view>
 
 namespace workbook::grading {
 
@@ -36,13 +38,38 @@ Recipe recipe_for(const harness::CourseTree& tree, const Exercise& ex, const jso
         throw Error(fmt::format("{} has no compile command for {}'s host files: build the workbook first "
                                 "(cmake --build {})",
                                 tree.compile_commands().string(), ex.dir(), tree.build().string()));
+    // The link line: link.txt where CMake generated Makefiles (paths relative to the exercise's build
+    // folder); with Ninja, the last command `ninja -t commands` gives for the runner (paths relative
+    // to the build folder, wrapped in ": && ... && :").
     const fs::path link_txt = tree.runner_link_file(ex);
-    const fs::path dir = tree.build() / "exercises" / ex.dir();  // where CMake links from
-    if (!fs::exists(link_txt))
+    const bool ninja = !fs::exists(link_txt) && fs::exists(tree.build() / "build.ninja");
+    const fs::path dir = ninja ? tree.build() : tree.build() / "exercises" / ex.dir();  // where CMake links from
+    std::string line;
+    if (ninja) {
+        const auto listed = run_process({"ninja", "-C", tree.build().string(), "-t", "commands", tree.runner_target(ex)},
+                                   std::chrono::seconds(60));
+        if (!listed.passed())
+            throw Error(fmt::format("could not read the link line of {} from {} ({}): {}\nFix: install ninja-build, "
+                                    "or build the workbook again (cmake --build {})",
+                                    tree.runner_target(ex), (tree.build() / "build.ninja").string(), listed.status(),
+                                    listed.output.substr(0, 300), tree.build().string()));
+        std::string_view out = listed.output;
+        while (!out.empty() && out.back() == '\n') out.remove_suffix(1);
+        line = std::string(out.substr(out.rfind('\n') == std::string_view::npos ? 0 : out.rfind('\n') + 1));
+    } else if (fs::exists(link_txt)) {
+        line = read_file_or_empty(link_txt);
+    } else {
         throw Error(fmt::format("{} is missing: build the workbook first (cmake --build {})", link_txt.string(),
                                 tree.build().string()));
+    }
+    auto words = split_words(line);
+    if (ninja) {  // ": && c++ ... && :" -> "c++ ..."
+        if (!words.empty() && words.front() == ":") words.erase(words.begin());
+        if (!words.empty() && words.front() == "&&") words.erase(words.begin());
+        if (words.size() >= 2 && words.back() == ":" && words[words.size() - 2] == "&&") words.resize(words.size() - 2);
+    }
     bool replaced = false;
-    for (auto& w : split_words(read_file_or_empty(link_txt))) {
+    for (auto& w : words) {
         if (w.find("_starter_host.dir/") != std::string::npos) {
             if (!replaced) r.link.push_back("{objs}");
             replaced = true;
@@ -50,9 +77,14 @@ Recipe recipe_for(const harness::CourseTree& tree, const Exercise& ex, const jso
             r.link.push_back("{out}");
         } else {
             // Objects and libraries relative to the link directory become absolute.
-            r.link.push_back(w.rfind("CMakeFiles/", 0) == 0 || w.rfind("../", 0) == 0 ? (dir / w).lexically_normal().string() : w);
+            const bool relative_file = !w.empty() && w[0] != '-' && w[0] != '/' && w.find('/') != std::string::npos;
+            r.link.push_back(relative_file ? (dir / w).lexically_normal().string() : w);
         }
     }
+    if (!replaced || r.link.empty())
+        throw Error(fmt::format("the link line of {} names none of the starter's objects: {}\nFix: build the workbook "
+                                "again (cmake --build {})",
+                                tree.runner_target(ex), line.substr(0, 300), tree.build().string()));
     // Stripped: a runner is built per submission and exercise, into the submission's scratch budget.
     // With gold where binutils has it: it links these debug-laden objects in about half the time.
     r.link.insert(r.link.begin() + 1, "-s");
