@@ -18,3 +18,9 @@ sed -i 's/^VW = .*/VW = 3/' "$file"
 cat "$file.bench.log"
 grep -q "was ignored: VW must be 4, 8 or 16" "$file.bench.log"
 grep -q "contest reference (default).*ok" "$file.bench.log"
+# A choice tuned for another device (or driver) is named and not used.
+sed -i "s/^\\[\\([\"']\\)[^\"']*\\1/[\\1Some Other GPU | 9.9\\1/" "$file"  # the key, quoted either way
+"$bench" --sizes 100 --rows reference --repeats 1 --csv "$file.csv" --svg "$file.svg" > "$file.other.log" 2>&1
+cat "$file.other.log"
+grep -q "holds choices tuned for Some Other GPU | 9.9 only, not for this device and driver" "$file.other.log"
+grep -q "contest reference (default).*ok" "$file.other.log"

@@ -7,6 +7,7 @@
 #include "workbook/kernels.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -220,6 +221,17 @@ ReferenceParams reference_params(const cl::Device& device, int n, std::string* f
             const auto t = toml::parse_file(file);
             const auto* device_entry = t[device_key(device)].as_table();
             const auto* entry = device_entry ? (*device_entry)[class_key(n)].as_table() : nullptr;
+            // Choices are kept per device and driver: one tuned elsewhere (another GPU, or this one
+            // under another driver version) says nothing about this one, and is named, not used.
+            if (!device_entry) {
+                std::vector<std::string> others;
+                for (const auto& [key, value] : t)
+                    if (value.is_table()) others.emplace_back(key.str());
+                if (!others.empty())
+                    why = fmt::format("; {} holds choices tuned for {} only, not for this device and driver ({}): "
+                                      "ignored",
+                                      file, fmt::join(others, " and "), device_key(device));
+            }
             if (device_entry && device_entry->contains("kernel"))
                 why = fmt::format("; the stored entry in {} is of the old one-size format, ignored: run `mmul_bench "
                                   "--tune --sizes ...` again",
