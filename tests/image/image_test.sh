@@ -7,7 +7,7 @@
 # where no container engine can run or the image is not built.
 #   image_test.sh SOURCE WORKDIR
 # WORKBOOK_IMAGE picks the image (default opencl-workbook:<short commit of SOURCE>);
-# WORKBOOK_IMAGE_BUILD=1 builds it first with scripts/image.sh (as root; about 30 minutes on two cores).
+# WORKBOOK_IMAGE_BUILD=1 builds it first with scripts/image.sh (as root; about 8 minutes on two cores).
 set -euo pipefail
 source_dir=$(cd "$1" && pwd) work=$2
 
@@ -33,7 +33,7 @@ commit=$(git -C "$source_dir" rev-parse --short=12 HEAD 2>/dev/null) || skip "$s
 image=${WORKBOOK_IMAGE:-opencl-workbook:$commit}
 if ! "$engine" image inspect "$image" >/dev/null 2>&1; then
     [ "${WORKBOOK_IMAGE_BUILD:-0}" = 1 ] ||
-        skip "no image $image: build it with scripts/image.sh (as root, about 30 minutes on two cores), or set WORKBOOK_IMAGE_BUILD=1 to build it here, or WORKBOOK_IMAGE=opencl-workbook:latest to test another"
+        skip "no image $image: build it with scripts/image.sh (as root, about 8 minutes on two cores), or set WORKBOOK_IMAGE_BUILD=1 to build it here, or WORKBOOK_IMAGE=opencl-workbook:latest to test another"
     [ "$(id -u)" -eq 0 ] || skip "building the image needs root (mmdebstrap, chroot)"
     "$source_dir/scripts/image.sh" || fail "scripts/image.sh failed"
 fi
