@@ -18,6 +18,7 @@
 
 #include "workbook/matmul_run.hpp"
 #include "workbook/process.hpp"
+#include "workbook/run_main.hpp"
 #include "workbook/timing.hpp"
 
 #include <fmt/format.h>
@@ -213,7 +214,9 @@ Row cublas_row(int n, int repeats, const std::string& python) {
 // Which rows a run includes (--rows): by default all of them.
 struct Selection {
     std::set<std::string> rows{"serial", "ladder", "reference", "openblas", "clblast", "cublas"};
+    std::set<std::string> rungs;  // the ladder's rows by exercise number ("18"); empty: all
     bool has(const std::string& r) const { return rows.count(r) != 0; }
+    bool has_rung(const std::string& name) const { return rungs.empty() || rungs.count(name.substr(0, 2)) != 0; }
 };
 
 // The reference row: the parameters for this device and N (tuned or default). A stored choice
@@ -271,7 +274,19 @@ std::vector<Row> bench_size(workbook::Run& run, int n, int repeats, int serial_m
     rows.push_back(serial);
 
     if (selection.has("ladder"))
-        for (const auto& [name, rung] : ladder()) rows.push_back(time_rung(run, p, ref, name, rung, repeats));
+        for (const auto& [name, rung] : ladder())
+            if (selection.has_rung(name)) {
+                // A rung that cannot run here (local memory, registers) is a row that says why, not
+                // the end of the table.
+                try {
+                    rows.push_back(time_rung(run, p, ref, name, rung, repeats));
+                } catch (const std::exception&) {
+                    Row failed{name, n};
+                    const std::string what = workbook::describe_exception(std::current_exception());
+                    failed.note = "FAILED: " + what.substr(0, what.find('\n'));
+                    rows.push_back(failed);
+                }
+            }
     // The last rung: the instructor's tuned contest kernel, with this device's parameters for N.
     if (selection.has("reference")) rows.push_back(reference_row(run, p, ref, repeats));
 
@@ -435,6 +450,10 @@ int main(int argc, char** argv) {
     app.cli().add_option("--rows", rows, "rows to run: serial, ladder, reference, openblas, clblast, cublas (default all)")
         ->delimiter(',')
         ->check(CLI::IsMember({"serial", "ladder", "reference", "openblas", "clblast", "cublas"}));
+    std::vector<std::string> rungs;
+    app.cli().add_option("--rungs", rungs, "the ladder's rows to run, by exercise number: 17,18,19 (default all)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"05", "07", "08", "09", "10", "15", "16", "17", "18", "19"}));
     app.cli().add_flag("--keep-openblas-env", keep_openblas_env,
                        "keep OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (by default the bench restarts itself without them)");
     app.cli().add_option("--cublas", cublas_python,
@@ -445,6 +464,7 @@ int main(int argc, char** argv) {
             return workbook::exit_ok;
         }
         if (!rows.empty()) selection.rows = std::set<std::string>(rows.begin(), rows.end());
+        selection.rungs = std::set<std::string>(rungs.begin(), rungs.end());
         std::ofstream csv(csv_path);
         if (!csv) throw workbook::Error(fmt::format("cannot write {}\nFix: give --csv a writable path", csv_path));
         csv << "device,case,n,gflops,median_s,min_s,max_s,repeats,check\n";
@@ -459,6 +479,7 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             for (const auto& r : last) {
                 if (r.timing && !r.checked_ok && r.note.rfind("unchecked", 0) != 0) all_ok = false;
+                if (r.note.rfind("FAILED", 0) == 0) all_ok = false;
                 if (!r.timing) continue;
                 csv << fmt::format("\"{}\",\"{}\",{},{:.4f},{:.6g},{:.6g},{:.6g},{},\"{}\"\n", run.choice.device_name,
                                    r.name, n, r.gflops(), r.timing->kernel_median, r.timing->kernel_min,

@@ -43,23 +43,42 @@ inline constexpr Shape small_block{128, 128, 16, 8, 8, 4};
 // small one (153 and 162 big blocks are two rounds of which the second is mostly idle: measured
 // 1.21-1.24x faster with small blocks there); on a CPU with a few cores the big block, except for
 // small N.
-inline Shape shape_for(const cl::Device& device, int n) {
+inline Shape shape_for(const cl::Device& device, int n, const Shape& big = big_block, const Shape& small = small_block) {
     const double units = std::max<cl_uint>(1, device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
     auto time = [&](const Shape& s, double speed) {
         const double groups = std::ceil(double(n) / double(s.block_rows)) * std::ceil(double(n) / double(s.block_cols));
         return std::ceil(groups / units) * double(s.block_rows * s.block_cols) / speed;
     };
-    return time(small_block, 0.97) < time(big_block, 1.0) ? small_block : big_block;
+    return time(small, 0.97) < time(big, 1.0) ? small : big;
+}
+
+// `sets` copies of shape s's two tiles, in floats.
+inline std::size_t local_floats(const Shape& s, std::size_t sets) {
+    return sets * s.depth * (s.block_rows + s.pad + s.block_cols);
+}
+
+// The shape for N, its tiles made shallower (16, then 8 floats deep) until `sets` copies of them
+// fit the device's local memory: two sets of 16-deep tiles need 33-48 KiB, and PoCL and Oclgrind
+// offer 32.
+inline Shape fitted_shape(const cl::Device& device, int n, std::size_t sets, const Shape& big, const Shape& small) {
+    Shape s = shape_for(device, n, big, small);
+    const auto bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    while (s.depth > 8 && local_floats(s, sets) * sizeof(float) > bytes) s.depth /= 2;
+    return s;
 }
 
 // A 2D range of (block_cols / cols) x (block_rows / rows) work-groups (dimension 0 the columns,
 // dimension 1 the rows), one per block of C, the global size N rounded up to the block and divided
-// by the work-item's share. Two __local tiles: A transposed, depth k-rows of block_rows + pad
-// floats; B as it is, depth rows of block_cols floats.
-inline matmul::Rung rung() {
+// by the work-item's share. Two __local arguments: A transposed, depth k-rows of block_rows + pad
+// floats; B as it is, depth rows of block_cols floats. Exercise 19 has two sets of these tiles
+// (sets = 2), declared in its kernel (in_kernel): NVIDIA's OpenCL refuses __local arguments that
+// add up to all of its 48 KiB (CL_OUT_OF_RESOURCES), but not __local arrays of that size.
+inline matmul::Rung transposed_rung(std::size_t sets, bool in_kernel, const Shape& big, const Shape& small) {
     matmul::Rung r;
     r.build_options = "-cl-fast-relaxed-math";
-    r.size_options = [](const cl::Device& device, int n) { return shape_options(shape_for(device, n)); };
+    r.size_options = [sets, big, small](const cl::Device& device, int n) {
+        return shape_options(fitted_shape(device, n, sets, big, small));
+    };
     // The race pass's sizes reach one past the blocks' rows, so that even there the grid has two
     // work-groups down it, the last one partial. Not past the big block's 256 columns: at N = 257
     // Oclgrind outran the runner's 120 s on the course VM (one past 128 is what exercise 17's pass
@@ -69,19 +88,22 @@ inline matmul::Rung rung() {
     r.group_extent = static_cast<int>(big_block.block_rows);
     r.race_build_options = "-cl-opt-disable";
     r.race_why = "Oclgrind 21.10 cannot run the freeze instruction LLVM's optimiser makes of these loops; the source is the same";
-    r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
-        const Shape s = shape_for(device, n);
+    r.launch = [sets, in_kernel, big, small](const cl::Device& device, const cl::Kernel& kernel, int n) {
+        const Shape s = fitted_shape(device, n, sets, big, small);
         const std::size_t x = s.block_cols / s.cols, y = s.block_rows / s.rows;
-        const std::size_t a_floats = s.depth * (s.block_rows + s.pad), b_floats = s.depth * s.block_cols;
+        const std::size_t a_floats = sets * s.depth * (s.block_rows + s.pad), b_floats = sets * s.depth * s.block_cols;
         matmul::require_work_group(kernel, device, x, y);
         matmul::require_local_memory(device, a_floats + b_floats);
         const auto size = static_cast<std::size_t>(n);
+        std::vector<std::size_t> arguments{a_floats, b_floats};
+        if (in_kernel) arguments.clear();
         return matmul::Launch{cl::NDRange(workbook::round_up(size, s.block_cols) / s.cols,
                                           workbook::round_up(size, s.block_rows) / s.rows),
-                              cl::NDRange(x, y), {a_floats, b_floats}};
+                              cl::NDRange(x, y), arguments};
     };
     return r;
 }
+inline matmul::Rung rung() { return transposed_rung(1, false, big_block, small_block); }
 
 // The speed check (course.toml's speed_references name the same two folders).
 inline constexpr const char* previous_rung = "17_sgemm_2d_block";

@@ -80,7 +80,7 @@ void mmul(const int N,
     //         - barrier(CLK_LOCAL_MEM_FENCE);
     //         - for k = 0 .. TSK-1: a[0..WPTM-1] from the WPTM/4 float4s AwrkT[(k*AK + lr*WPTM)/4]
     //           and on; b[j] = Bwrk[k*(TSN/4) + j*RTSN + lc] for j = 0 .. WPTN/4 - 1;
-    //           acc[i][j] += a[i] * b[j] for every i and j;
+    //           acc[i][j] = fma((float4)(a[i]), b[j], acc[i][j]) for every i and j;
     //         - barrier(CLK_LOCAL_MEM_FENCE);
     // TODO: store4(C, N, first_row + lr*WPTM + i, first_col + 4*(j*RTSN + lc), acc[i][j]) for every
     //       i and j.
