@@ -33,7 +33,7 @@ function(workbook_read_manifest manifest)
     if(id STREQUAL "" OR dir MATCHES "_$")
       message(FATAL_ERROR "${manifest}: an [[exercise]] lacks id or name")
     endif()
-    foreach(key edit kernels speed_references)
+    foreach(key edit kernels speed_references traffic_references)
       string(REGEX MATCH "\n${key} *= *\\[([^]]*)\\]" _ "${block}")
       string(REGEX MATCHALL "\"[^\"]*\"" quoted "${CMAKE_MATCH_1}")
       string(REPLACE "\"" "" values "${quoted}")
@@ -298,18 +298,22 @@ function(workbook_exercise)
   # The speed check's references (course.toml's speed_references): the named rungs' solution
   # kernels, embedded into this exercise's runners under "<folder>/mmul.cl". The check runs them
   # in a runner outside the sandbox, which is safe only when that program holds no student code.
+  # The traffic check's references (traffic_references, exercises 08-10) are embedded the same way.
   get_property(references GLOBAL PROPERTY WORKBOOK_${dir}_speed_references)
-  if(references)
+  get_property(traffic_references GLOBAL PROPERTY WORKBOOK_${dir}_traffic_references)
+  set(embedded ${references} ${traffic_references})
+  if(embedded)
     get_property(edit GLOBAL PROPERTY WORKBOOK_${dir}_edit)
     foreach(file IN LISTS edit)
       if(NOT file MATCHES "\\.cl$")
-        message(FATAL_ERROR "course.toml: ${dir} has speed_references but the student edits ${file}; the speed "
-                            "check runs the references in the exercise's runner outside the sandbox, so that "
-                            "runner must hold no student host code (edit only .cl files)")
+        message(FATAL_ERROR "course.toml: ${dir} has speed_references or traffic_references but the student edits "
+                            "${file}; the check runs the references in the exercise's runner outside the sandbox, so "
+                            "that runner must hold no student host code (edit only .cl files)")
       endif()
     endforeach()
     set(paths "")
-    foreach(r IN LISTS references)
+    list(REMOVE_DUPLICATES embedded)
+    foreach(r IN LISTS embedded)
       list(APPEND paths "${PROJECT_SOURCE_DIR}/solutions/${r}/mmul.cl")
     endforeach()
     workbook_embed_kernels(ex${dir}_references QUALIFIED ${paths})
@@ -354,6 +358,15 @@ function(workbook_exercise)
         PASS_REGULAR_EXPRESSION "too slow for this rung|does the previous rung.s traffic|the speed requirement is waived here"
         TIMEOUT "${limit}" RUN_SERIAL TRUE COST ${WORKBOOK_SERIAL_COST} LABELS "graded;speed;${dir}")
     endif()
+  endif()
+  # A rung graded on traffic alone (exercises 08-10): the previous rung's solution in the
+  # student's place fails its traffic case (WORKBOOK_SPEED_STUDENT=previous, as for speed).
+  if(traffic_references AND WORKBOOK_RACE_CHECK AND NOT WORKBOOK_ONLY)
+    get_property(limit GLOBAL PROPERTY WORKBOOK_${dir}_time_limit)
+    add_test(NAME "${dir}.traffic-previous" COMMAND expect_failure --timeout ${limit} --expect-message "Your kernel is correct but"
+                                                  -- $<TARGET_FILE:ex${dir}_solution_test> "--test-case=*traffic*")
+    set_tests_properties("${dir}.traffic-previous" PROPERTIES ENVIRONMENT "WORKBOOK_SPEED_STUDENT=previous"
+                         LABELS "graded;traffic;${dir}")
   endif()
   # Correct kernels without the rung's technique: tests/slow/NN_name/<style>/ (rungs graded on
   # speed, or on traffic where speed cannot tell).

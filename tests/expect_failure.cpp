@@ -29,7 +29,10 @@ int main(int argc, char** argv) {
     app.add_option("--expect-message", messages, "text the failure's message must contain");
     app.add_option("--expect-race-message", race_messages, "text the race pass's findings must contain");
     app.add_option("command", command, "the test and its arguments")->required();
+    // Everything after the test's path is the test's: its own options (--test-case=...) included.
+    app.allow_extras();
     CLI11_PARSE(app, argc, argv);
+    for (const auto& extra : app.remaining()) command.push_back(extra);
 
     const auto r = workbook::run_process(command, std::chrono::seconds(timeout));
     bool ok = reported_test_failure(r) || (allow_crash && r.signaled);

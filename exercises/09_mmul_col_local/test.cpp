@@ -9,3 +9,8 @@
 TEST_CASE("09_mmul_col_local: C = A·B, column of B in local memory, barriers, rows past N in the last group") {
     workbook::testing::check_matmul_kernel(workbook::ex09::rung());
 }
+
+TEST_CASE("09_mmul_col_local: traffic, against 08_mmul_row_private's kernel and this rung's solution") {
+    workbook::testing::check_matmul_traffic({.technique = "the column of B shared through local memory", .previous = workbook::ex09::previous_rung,
+                                             .current = workbook::ex09::this_rung, .traffic = workbook::traffic::Metric::global_bytes});
+}

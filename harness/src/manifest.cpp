@@ -80,6 +80,7 @@ Course load_course(const std::filesystem::path& manifest) {
         ex.kernels = string_array(*t, "kernels", at, false);
         ex.hints = string_array(*t, "hints", at, true);
         ex.speed_references = string_array(*t, "speed_references", at, false);
+        ex.traffic_references = string_array(*t, "traffic_references", at, false);
         if (ex.edit.empty()) throw Error(at + ": \"edit\" lists no file");
         if (ex.hints.empty()) throw Error(at + ": give at least one hint");
         ex.time_limit_s = static_cast<int>(t->at_path("time_limit_s").value_or(int64_t{60}));
@@ -87,8 +88,8 @@ Course load_course(const std::filesystem::path& manifest) {
         ex.race_check = t->at_path("race_check").value_or(true);
         if (ex.time_limit_s <= 0 || ex.weight < 0) throw Error(at + ": time_limit_s must be > 0 and weight >= 0");
         for (const auto& f : ex.edit)
-            if (!ex.speed_references.empty() && !f.ends_with(".cl"))
-                throw Error(at + ": speed_references needs an exercise whose student edits kernels only (" + f +
+            if ((!ex.speed_references.empty() || !ex.traffic_references.empty()) && !f.ends_with(".cl"))
+                throw Error(at + ": speed_references and traffic_references need an exercise whose student edits kernels only (" + f +
                             " is host code): the references run in its runner outside the sandbox");
         if (!course.exercises.empty() && ex.id <= course.exercises.back().id)
             throw Error(at + ": exercises must be listed in increasing id order");

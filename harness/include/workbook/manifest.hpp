@@ -21,6 +21,7 @@ struct Exercise {
     // Rungs whose solution kernels the speed check times this one against (previous, then this):
     // embedded into the exercise's runners; only for exercises where the student edits kernels only.
     std::vector<std::string> speed_references;
+    std::vector<std::string> traffic_references;  // the traffic check's (exercises 08-10)
     std::string dir() const { return id + "_" + name; }  // "02_vadd", under exercises/ and solutions/
 };
 

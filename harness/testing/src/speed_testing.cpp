@@ -344,4 +344,48 @@ void check_matmul_speed(const SpeedSpec& spec) {
     CHECK_MESSAGE(ok, shown);
 }
 
+void check_matmul_traffic(const SpeedSpec& spec) {
+    REQUIRE(spec.traffic);
+    if (race_pass() || small_sizes_only()) {
+        MESSAGE("the traffic check is left out under the simulator (WORKBOOK_SMALL=1): it runs Oclgrind itself");
+        return;
+    }
+    std::string why_not;
+    const auto report = measure_matmul_traffic(spec, why_not);
+    if (!report) {
+        // As the race check: a machine without Oclgrind (a GPU node, say) says so and passes; the
+        // grader's machines and `scripts/setup.sh` have it.
+        const std::string shown = fmt::format("the traffic check of this rung cannot run here: {}", why_not);
+        record_speed(shown);
+        MESSAGE(shown);
+        return;
+    }
+    const auto v = traffic::judge(*spec.traffic, report->previous, report->solution, report->student);
+    const std::string table = traffic::table(report->n, report->student, report->solution, spec.current, report->previous,
+                                             spec.previous, v.meaningful ? spec.traffic : std::nullopt);
+    std::string verdict;
+    if (!v.meaningful)
+        verdict = fmt::format("This rung's solution cuts the {} only {:.2f}x against {}'s here, too little for a rule: "
+                              "not graded on traffic.",
+                              traffic::name(*spec.traffic), v.cut, spec.previous);
+    else
+        verdict = fmt::format(
+            "This rung is graded on what its lesson ({}) cuts, the {}: yours is {:.4f}, {} the {:.4f} it needs "
+            "(halfway between {}'s {:.4f} and the solution's {:.4f}).{}",
+            spec.technique, traffic::name(*spec.traffic), v.student, v.student <= v.required ? "within" : "above",
+            v.required, spec.previous, v.previous, v.solution,
+            v.ok ? ""
+            : !v.global_ok
+                ? fmt::format(" But your kernel loads {:.4f} global bytes per multiply-add, more than {}'s {:.4f}. Your "
+                              "kernel is correct but does not do the lesson's traffic; see the README's Key concepts. ({})",
+                              v.student_global, spec.previous, v.previous_global, repeat_hint())
+                : fmt::format(" Your kernel is correct but does {}'s traffic; see the README's Key concepts. ({})",
+                              spec.previous, repeat_hint()));
+    const bool ok = !v.meaningful || v.ok;
+    const std::string shown = table + "\n" + verdict;
+    record_speed(shown);
+    if (ok) std::cout << shown << "\n";  // a failure prints it in its message
+    CHECK_MESSAGE(ok, shown);
+}
+
 }  // namespace workbook::testing

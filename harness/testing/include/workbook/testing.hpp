@@ -160,6 +160,11 @@ struct TrafficReport {
 std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::string& why_not);
 // The sizes the report draws from: small enough to simulate, each one where every rung's cut holds.
 std::vector<int> traffic_sizes();
+// A rung graded on traffic alone, on every device (exercises 08-10: no speed check, and what their
+// lessons cut is exact): spec.previous, spec.current and spec.traffic as in the speed check, which
+// it shares its rule, table and messages with. Skipped, with the reason, where Oclgrind cannot run
+// and under the race pass (the test already runs inside Oclgrind there).
+void check_matmul_traffic(const SpeedSpec& spec);
 
 // Grades a kernel with the pi signature (pi.hpp) from `file`: every partial sum, for launches with
 // work-groups of 1, 7, 33, 64 and the most the kernel accepts, 1 to 5 groups, and niters of 1, 3,
