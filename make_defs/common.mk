@@ -101,8 +101,9 @@ COMMON_OBJ := $(patsubst $(WB_TOP)/common/%.cpp,$(LIBDIR)/%.o,$(COMMON_SRC))
 # the generic operations; and this exercise's own operations (runner.cpp) when it has some.
 RUNNER_MAIN_OBJ := $(addprefix $(LIBDIR)/harness/runner/src/,runner_main.o ops.o protocol.o)
 RUNNER_OPS_OBJ := $(if $(wildcard runner.cpp),$(OBJ)/runner.o)
-# The speed check's reference kernels (course.toml's speed_references), in the runners.
-SPEED_REFERENCES := $(foreach r,$(call manifest,speed_references),$(WB_TOP)/solutions/$(r)/mmul.cl)
+# The speed and traffic checks' reference kernels (course.toml's speed_references and
+# traffic_references), in the runners.
+SPEED_REFERENCES := $(sort $(foreach r,$(call manifest,speed_references) $(call manifest,traffic_references),$(WB_TOP)/solutions/$(r)/mmul.cl))
 REFERENCES_OBJ := $(if $(strip $(SPEED_REFERENCES)),$(OBJ)/references/embedded_kernels.o)
 TESTING_OBJ := $(patsubst $(WB_TOP)/harness/%.cpp,$(LIBDIR)/harness/%.o,$(TESTING_SRC))
 COMMON_LIB := $(LIBDIR)/libworkbook_common.a

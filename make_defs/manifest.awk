@@ -6,7 +6,7 @@
 #   awk -v key=folders -f make_defs/manifest.awk course.toml
 # prints the folders of all exercises ("01_device_info 02_vadd ..."), in course order.
 # Like cmake/workbook.cmake's reader it understands only what course.toml uses for these keys:
-# `id` and `name` as strings, `edit`, `kernels` and `speed_references` as flat arrays of strings, possibly spread over
+# `id` and `name` as strings, `edit`, `kernels`, `speed_references` and `traffic_references` as flat arrays of strings, possibly spread over
 # several lines. Plain POSIX awk (mawk, gawk, BSD awk), so it runs wherever make does.
 
 function flush_block() {
@@ -19,7 +19,7 @@ function flush_block() {
 }
 
 function delete_values() {
-    values["edit"] = ""; values["kernels"] = ""; values["speed_references"] = ""
+    values["edit"] = ""; values["kernels"] = ""; values["speed_references"] = ""; values["traffic_references"] = ""
 }
 
 # The strings in `text`, space-separated.
@@ -57,7 +57,7 @@ BEGIN { in_block = 0; found = 0; folders = ""; collecting = ""; delete_values() 
     }
     if (match(line, /^[ \t]*id[ \t]*=/)) { id = strings_of(line); next }
     if (match(line, /^[ \t]*name[ \t]*=/)) { name = strings_of(line); next }
-    if (match(line, /^[ \t]*(edit|kernels|speed_references)[ \t]*=/)) {
+    if (match(line, /^[ \t]*(edit|kernels|speed_references|traffic_references)[ \t]*=/)) {
         k = line; sub(/^[ \t]*/, "", k); sub(/[ \t]*=.*/, "", k)
         rest = line; sub(/^[^=]*=/, "", rest)
         open = index(rest, "[")

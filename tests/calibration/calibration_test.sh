@@ -1,8 +1,9 @@
 #!/bin/bash
 # `workbook calibrate` on the default device (PoCL): the manifest holds every planted bug and
-# correct variant that tests/mutants and tests/variants declare; calibrating exercises 02 and 09
-# catches each of their planted bugs (by the graded test or, 09's missing barrier, only by the race
-# pass) and accepts each variant; then a deliberately broken manifest (a correct kernel listed as a
+# correct variant that tests/mutants and tests/variants declare; calibrating exercises 02 and 13
+# catches each of their planted bugs (by the graded test or, 13's write one past the end of x, only
+# by the race pass; 09's missing barrier was that bug until 09's test counted its traffic under
+# Oclgrind, whose order of work-items gives the wrong values there) and accepts each variant; then a deliberately broken manifest (a correct kernel listed as a
 # planted bug, a planted bug listed as correct, a race-only bug with the race pass off), whose
 # misses and rejection the table must name; the refusals; and the result in a grading report.
 # Every other planted bug and variant is its own test of the suite (NN.mutant-*, NN.variant-*),
@@ -32,7 +33,7 @@ PY
 # must add up to the manifest's entries for them.
 start=$(date +%s)
 status=0
-"$wb" calibrate --only 02 --only 09 --json "$work/full.json" > "$work/full.txt" 2> "$work/full.err" || status=$?
+"$wb" calibrate --only 02 --only 13 --json "$work/full.json" > "$work/full.txt" 2> "$work/full.err" || status=$?
 cat "$work/full.txt"
 echo "(the calibration took $(( $(date +%s) - start )) s)"
 [ "$status" -eq 0 ] || fail "calibration exit status $status (1: a bug missed or a variant rejected):
@@ -40,15 +41,15 @@ $(tail -n 30 "$work/full.err")"
 python3 - "$work/full.json" "$build/calibration.json" <<'PY' || fail "the calibration's figures are wrong (above)"
 import json, sys
 r = json.load(open(sys.argv[1])); t = r["total"]
-e = [x for x in json.load(open(sys.argv[2]))["entries"] if x["exercise"] in ("02_vadd", "09_mmul_col_local")]
+e = [x for x in json.load(open(sys.argv[2]))["entries"] if x["exercise"] in ("02_vadd", "13_events")]
 planted, variants = sum(x["kind"] == "mutant" for x in e), sum(x["kind"] == "variant" for x in e)
 problems = []
-if t["planted"] != planted: problems.append(f"{t['planted']} planted bugs calibrated, the manifest holds {planted} for 02 and 09")
-if t["variants"] != variants: problems.append(f"{t['variants']} variants calibrated, the manifest holds {variants} for 02 and 09")
+if t["planted"] != planted: problems.append(f"{t['planted']} planted bugs calibrated, the manifest holds {planted} for 02 and 13")
+if t["variants"] != variants: problems.append(f"{t['variants']} variants calibrated, the manifest holds {variants} for 02 and 13")
 if t["by_test"] + t["by_race_pass"] != planted or t["missed"] != 0: problems.append(f"missed: {r['missed']}")
 if t["accepted"] != variants or t["rejected"] != 0: problems.append(f"rejected: {r['rejected']}")
 if r["race_pass"] != "on" or t["by_race_pass"] == 0: problems.append("the race pass caught nothing: did it run?")
-if sorted(x["exercise"] for x in r["exercises"]) != ["02_vadd", "09_mmul_col_local"]: problems.append(f"rows: {r['exercises']}")
+if sorted(x["exercise"] for x in r["exercises"]) != ["02_vadd", "13_events"]: problems.append(f"rows: {r['exercises']}")
 if sum(x["planted"] for x in r["exercises"]) != planted: problems.append("the rows do not add up to the total")
 for p in problems: print("calibration:", p)
 sys.exit(1 if problems else 0)
@@ -58,7 +59,7 @@ grep -qE '^\| total +\| +'"$planted"' \|' "$work/full.txt" || fail "no total row
 grep -q "Every planted bug caught, every correct variant accepted." "$work/full.txt" || fail "no all-clear line"
 grep -qE '^\[ *[0-9]+/[0-9]+\] [0-9]{2}_[a-z_]+ mutant-[a-z_]+: caught by the race pass: Oclgrind: ' "$work/full.err" ||
     fail "no progress line on stderr for a bug only the race pass caught"
-echo "ok: the manifest holds the declared planted bugs and variants; 02 and 09: $planted caught, all variants accepted"
+echo "ok: the manifest holds the declared planted bugs and variants; 02 and 13: $planted caught, all variants accepted"
 
 # 3. A broken manifest: the table must name each miss and the rejection, and exit 1.
 # The race-only bug: one that the race pass alone caught on this device in step 1.
