@@ -13,8 +13,8 @@ namespace workbook::ex19 {
 // Exercise 18's launch, the blocks chosen by N the same way, with two sets of tiles, declared in the
 // kernel: it computes on one while it stores the next tile into the other. Two sets of the big
 // block's tiles fill the 48 KiB NVIDIA's OpenCL gives a work-group exactly when the A tile is
-// unpadded (PAD = 0); the small block keeps exercise 18's padding. Where two sets do not fit (PoCL
-// and Oclgrind offer 32 KiB), the tiles are 8 deep.
+// unpadded (PAD = 0); the small block keeps exercise 18's padding. Where two sets do not fit (a device
+// with 32 KiB), the tiles are 8 deep.
 inline constexpr ex18::Shape big_block{128, 256, 16, 8, 16, 0};
 inline matmul::Rung rung() { return ex18::transposed_rung(2, true, big_block, ex18::small_block); }
 

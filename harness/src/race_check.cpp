@@ -153,6 +153,10 @@ bool prepare(Result& r, const std::vector<std::string>& options, const std::vect
     }
     oclgrind = {a.command, "--data-races", "--uninitialized", "--max-errors", "20"};
     oclgrind.insert(oclgrind.end(), options.begin(), options.end());
+    if (std::find(options.begin(), options.end(), "--local-mem-size") == options.end()) {
+        const auto sized = graded_device_options();
+        oclgrind.insert(oclgrind.end(), sized.begin(), sized.end());
+    }
     environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
     environment.insert(environment.end(), env.begin(), env.end());
     environment.push_back("WORKBOOK_SMALL=1");

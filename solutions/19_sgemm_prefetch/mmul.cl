@@ -10,7 +10,7 @@
 // t + 1 may overwrite its set. Two sets of the 128 x 256 x 16 tiles fill the 48 KiB NVIDIA's
 // OpenCL offers a work-group exactly, so the big block's A tile is unpadded (PAD = 0), and the
 // tiles are arrays of the kernel: NVIDIA's OpenCL refuses __local *arguments* that add up to all
-// 48 KiB. Where two sets do not fit (PoCL and Oclgrind offer 32 KiB) the launch makes them 8 deep.
+// 48 KiB. Where two sets do not fit (a device with 32 KiB) the launch makes them 8 deep.
 //
 // Which elements a work-item owns changes from exercise 18: its rows, like its columns, are bands
 // of four (rows 4*ly .. 4*ly + 3 of each band of RTSM * 4 rows), and the sums are plain floats:

@@ -19,3 +19,9 @@ workbook_mutant(prefetch_same_tile mmul.cl
 workbook_mutant(last_tile_dropped mmul.cl
   [=[    for (int t = 0; t < tiles; t++) {]=]
   [=[    for (int t = 0; t + 1 < tiles; t++) {  // planted bug: the last tile is left out]=])
+# The barrier kept only where the tiles are 8 deep, as under Oclgrind's default 32 KiB of local
+# memory: PoCL and the H100 grade the 16-deep build. The race pass gives Oclgrind the graded
+# device's local memory (race_check.cpp), so it checks the build that is graded.
+workbook_mutant(barrier_only_when_shallow mmul.cl
+  [=[        barrier(CLK_LOCAL_MEM_FENCE);  // tile t + 1 complete, and tile t read by everyone]=]
+  [=[        if (TSK < 16) barrier(CLK_LOCAL_MEM_FENCE);  // planted bug: only in the 8-deep build]=] RACE)

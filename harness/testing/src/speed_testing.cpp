@@ -97,6 +97,8 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
     const bool student = key == "student";
     std::vector<std::string> tool = {oclgrind, "--inst-counts"};
     if (!plugin.empty()) tool.insert(tool.end(), {"--plugins", plugin});
+    const auto sized = race::graded_device_options();  // the graded build, not Oclgrind's own
+    tool.insert(tool.end(), sized.begin(), sized.end());
     runner::Client client({}, student,
                           {tool,
                            // Oclgrind is the only platform under it; counts without thousands separators.
