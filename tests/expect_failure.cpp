@@ -33,6 +33,15 @@ int main(int argc, char** argv) {
     app.allow_extras();
     CLI11_PARSE(app, argc, argv);
     for (const auto& extra : app.remaining()) command.push_back(extra);
+    // One of ours after the test's path, or misspelt (--expect-mesage), would reach the test, which
+    // ignores it, and what it asks would silently go unchecked: no option of a doctest test starts so.
+    for (std::size_t i = 1; i < command.size(); ++i)
+        for (const char* own : {"--allow", "--timeout", "--kernel", "--expect", "-expect"})
+            if (command[i].rfind(own, 0) == 0) {
+                std::cerr << "expect_failure: " << command[i] << " would go to the test: expect_failure's own options "
+                          << "come before the test's path (see --help)\n";
+                return 2;
+            }
 
     const auto r = workbook::run_process(command, std::chrono::seconds(timeout));
     bool ok = reported_test_failure(r) || (allow_crash && r.signaled);

@@ -207,6 +207,30 @@ bool worth_more_rounds(const SpeedSpec& spec, const SpeedVerdict& v, bool cpu_de
     return near_mark || near_waiver;
 }
 
+namespace {
+
+// The traffic verdict's sentence, for the speed check's traffic branch and check_matmul_traffic
+// alike: `lead` says why traffic grades here, `previous` names the kernel held against ("the
+// previous rung", "07_mmul_row").
+std::string traffic_sentence(const std::string& lead, traffic::Metric metric, const traffic::Verdict& v,
+                             const std::string& previous) {
+    const std::string tail =
+        v.ok ? ""
+        : !v.global_ok
+            ? fmt::format(" But your kernel loads {:.4f} global bytes per multiply-add, more than {}'s {:.4f}: it does "
+                          "not reuse what it loads (local tiles, registers). Your kernel is correct but does not do {}'s "
+                          "traffic or better; see the README's Key concepts. ({})",
+                          v.student_global, previous, v.previous_global, previous, repeat_hint())
+            : fmt::format(" Your kernel is correct but does {}'s traffic; see the README's Key concepts. ({})", previous,
+                          repeat_hint());
+    return fmt::format("{}, the {}: yours is {:.4f}, {} the {:.4f} it needs (halfway between {}'s {:.4f} and the "
+                       "solution's {:.4f}).{}",
+                       lead, traffic::name(metric), v.student, v.student <= v.required ? "within" : "above", v.required,
+                       previous, v.previous, v.solution, tail);
+}
+
+}  // namespace
+
 void check_matmul_speed(const SpeedSpec& spec) {
     if (race_pass() || small_sizes_only()) {
         MESSAGE("the speed check is left out under the simulator (WORKBOOK_SMALL=1): it times a real device");
@@ -322,19 +346,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
                               "and reached {:.2f}x. This rung is about {}; see the README's Key concepts. ({})",
                               v.required_gain, 100.0 / v.required_gain, v.student_gain, spec.technique, repeat_hint());
     else if (by_traffic)
-        verdict = fmt::format("{}, the {}: yours is {:.4f}, {} the {:.4f} it needs (halfway between the previous rung's "
-                              "{:.4f} and the solution's {:.4f}).{}",
-                              why_traffic, traffic::name(*spec.traffic), tv->student,
-                              tv->student <= tv->required ? "within" : "above", tv->required, tv->previous, tv->solution,
-                              tv->ok ? ""
-                              : !tv->global_ok
-                                  ? fmt::format(" But your kernel loads {:.4f} global bytes per multiply-add, more than the "
-                                                "previous rung's {:.4f}: it does not reuse what it loads (local tiles, "
-                                                "registers). Your kernel is correct but does not do the previous rung's "
-                                                "traffic or better; see the README's Key concepts. ({})",
-                                                tv->student_global, tv->previous_global, repeat_hint())
-                                  : fmt::format(" Your kernel is correct but does the previous rung's traffic; "
-                                                "see the README's Key concepts. ({})", repeat_hint()));
+        verdict = traffic_sentence(why_traffic, *spec.traffic, *tv, "the previous rung");
     else if (v.waived)
         verdict = fmt::format("On this device the {} step gains {:.2f}x (less than the {:.2f}x the check needs to "
                               "tell it from noise): the speed requirement is waived here{}.",
@@ -365,24 +377,12 @@ void check_matmul_traffic(const SpeedSpec& spec) {
     const auto v = traffic::judge(*spec.traffic, report->previous, report->solution, report->student);
     const std::string table = traffic::table(report->n, report->student, report->solution, spec.current, report->previous,
                                              spec.previous, v.meaningful ? spec.traffic : std::nullopt);
-    std::string verdict;
-    if (!v.meaningful)
-        verdict = fmt::format("This rung's solution cuts the {} only {:.2f}x against {}'s here, too little for a rule: "
-                              "not graded on traffic.",
-                              traffic::name(*spec.traffic), v.cut, spec.previous);
-    else
-        verdict = fmt::format(
-            "This rung is graded on what its lesson ({}) cuts, the {}: yours is {:.4f}, {} the {:.4f} it needs "
-            "(halfway between {}'s {:.4f} and the solution's {:.4f}).{}",
-            spec.technique, traffic::name(*spec.traffic), v.student, v.student <= v.required ? "within" : "above",
-            v.required, spec.previous, v.previous, v.solution,
-            v.ok ? ""
-            : !v.global_ok
-                ? fmt::format(" But your kernel loads {:.4f} global bytes per multiply-add, more than {}'s {:.4f}. Your "
-                              "kernel is correct but does not do the lesson's traffic; see the README's Key concepts. ({})",
-                              v.student_global, spec.previous, v.previous_global, repeat_hint())
-                : fmt::format(" Your kernel is correct but does {}'s traffic; see the README's Key concepts. ({})",
-                              spec.previous, repeat_hint()));
+    const std::string verdict =
+        !v.meaningful ? fmt::format("This rung's solution cuts the {} only {:.2f}x against {}'s here, too little for a "
+                                    "rule: not graded on traffic.",
+                                    traffic::name(*spec.traffic), v.cut, spec.previous)
+                      : traffic_sentence(fmt::format("This rung is graded on what its lesson ({}) cuts", spec.technique),
+                                         *spec.traffic, v, spec.previous);
     const bool ok = !v.meaningful || v.ok;
     const std::string shown = table + "\n" + verdict;
     record_speed(shown);
