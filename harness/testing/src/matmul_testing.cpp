@@ -48,7 +48,7 @@ std::vector<int> matmul_sizes(const matmul::Rung& rung) {
     return sizes;
 }
 
-void check_matmul_kernel(const matmul::Rung& rung) {
+bool check_matmul_kernel(const matmul::Rung& rung) {
     const bool simulator_options = race_pass() && !rung.race_build_options.empty();
     if (simulator_options)
         MESSAGE(fmt::format("under the race pass the kernel is built with {} as well: {}", rung.race_build_options, rung.race_why));
@@ -70,8 +70,9 @@ void check_matmul_kernel(const matmul::Rung& rung) {
         const std::string what = fmt::format("mmul with N = {} ({})", n, reply.str("launch"));
         CHECK_MESSAGE(guard.empty(), fmt::format("{}: {} ({})", what, guard, repeat_hint()));
         CHECK_MESSAGE(result.ok(), fmt::format("{}: {} ({})", what, matmul::describe(n, result), repeat_hint()));
-        if (!guard.empty() || !result.ok()) return;  // one clear failure beats a screenful
+        if (!guard.empty() || !result.ok()) return false;  // one clear failure beats a screenful
     }
+    return true;
 }
 
 }  // namespace workbook::testing

@@ -99,8 +99,10 @@ std::vector<int> matmul_sizes(const matmul::Rung& rung);
 
 // Grades a rung's mmul kernel with its own launch geometry (the runner's "matmul" operation):
 // random non-symmetric A and B (junk after them), C poisoned with NaN and a guard band after it,
-// tolerance relative to Σ|a·b|, the first mismatch reported with its row and column.
-void check_matmul_kernel(const matmul::Rung& rung);
+// tolerance relative to Σ|a·b|, the first mismatch reported with its row and column. True when
+// every size passed: the traffic check that follows in the same test case (08-10) is spent only on
+// a correct kernel, since a wrong one scores nothing for its traffic anyway.
+bool check_matmul_kernel(const matmul::Rung& rung);
 
 // The speed check of a rung of the SGEMM track: the student's kernel timed against this rung's
 // solution and the previous rung's, both embedded into the runner (run_matmul_timed), taking turns
