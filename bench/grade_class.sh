@@ -10,6 +10,7 @@
 # kernels of their own, the others the instructor's. Scores must be full in both runs: the bench
 # says so if not. BEFORE_FROM=DIR takes the "before" run from an earlier bench's folder (kept with
 # KEEP=1: DIR/before/phases.json and DIR/before.wall) instead of grading it again, and says so.
+# AFTER_ONLY=1 grades only the default run (the floor per submission; the "before" column is 0).
 set -euo pipefail
 n=${1:-40}
 every=${KERNELS_EVERY:-1}
@@ -45,7 +46,11 @@ run() {  # run NAME [grade flags]: grades the class into $work/NAME, prints its 
     end=$(date +%s.%N)
     echo "$end - $start" | bc | tee "$work/$name.wall"
 }
-if [ -n "${BEFORE_FROM:-}" ]; then
+if [ -n "${AFTER_ONLY:-}" ]; then
+    echo "before: not graded (AFTER_ONLY=1)"
+    mkdir -p "$work/before" && echo '{}' > "$work/before/phases.json" && echo 'student,total,max' > "$work/before/gradebook.csv"
+    before=0
+elif [ -n "${BEFORE_FROM:-}" ]; then
     [ -f "$BEFORE_FROM/before/phases.json" ] && [ -f "$BEFORE_FROM/before.wall" ] ||
         { echo "BEFORE_FROM=$BEFORE_FROM: no before/phases.json and before.wall there (a bench kept with KEEP=1)" >&2; exit 2; }
     echo "before: taken from $BEFORE_FROM (an earlier run, not back to back)"

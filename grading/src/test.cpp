@@ -198,7 +198,12 @@ Grader::Tested Grader::test(const Exercise& ex, const Prepared& p) {
                     g.output += cap(fmt::format("\nOclgrind: {}\n{}meaning: {}\n", rep.headline, rep.details,
                                                 rep.explanation()),
                                     4000);
-                if (race.reports.empty()) g.output += "\nunder Oclgrind the test did not pass: " + race.run.status();
+                if (race.reports.empty()) {
+                    // No report to quote: the end of what the test said there says why.
+                    const std::string said = redact(race.run.output);
+                    g.output += "\nunder Oclgrind the test did not pass: " + race.run.status() + "; the end of its output:\n" +
+                                cap(said.substr(said.size() > 3000 ? said.size() - 3000 : 0), 3000);
+                }
             }
             return g;
         });
