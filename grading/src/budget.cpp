@@ -183,13 +183,29 @@ std::string BudgetSupport::describe() const {
     s += tmpfs() ? fmt::format("; scratch {} MiB and {} files (tmpfs)", limits_.disk_mib, limits_.files)
                  : fmt::format("; disk: 64 MiB per file, {} MiB and {} files checked after unpacking ({})", limits_.disk_mib,
                                limits_.files, why_no_tmpfs_);
+    if (cgroups()) s += fmt::format("; its race passes (Oclgrind) {} MiB, in a cgroup of their own", limits_.race_memory_mib);
     return s;
+}
+
+Budget::Budget(const BudgetSupport& support, const std::string& name, long memory_mib) : support_(support) {
+    make_groups(name, memory_mib);
 }
 
 Budget::Budget(const BudgetSupport& support, const std::string& name, const fs::path& scratch, int uid)
     : support_(support), scratch_(scratch) {
     const BudgetLimits& l = support.limits_;
-    const long bytes = l.memory_mib << 20;
+    make_groups(name, l.memory_mib);
+    if (support.tmpfs()) {
+        const std::string options = fmt::format("size={}m,nr_inodes={},mode=0700,uid={},gid={}", l.disk_mib, l.files, uid, uid);
+        if (::mount("tmpfs", scratch.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) == 0) mounted_ = true;
+        else notes_.push_back(fmt::format("budget: cannot mount the scratch tmpfs: {}", std::strerror(errno)));
+    }
+}
+
+void Budget::make_groups(const std::string& name, long memory_mib) {
+    const BudgetSupport& support = support_;
+    const BudgetLimits& l = support.limits_;
+    const long bytes = memory_mib << 20;
     std::vector<std::pair<std::string, std::string>> settings;  // file, value
     for (std::size_t i = 0; i < support.parents_.size(); ++i) {
         const fs::path g = fs::path(support.parents_[i]) / name;
@@ -211,11 +227,6 @@ Budget::Budget(const BudgetSupport& support, const std::string& name, const fs::
         }
         if (pids) e += write_to(g / "pids.max", std::to_string(l.processes));
         if (!e.empty()) notes_.push_back("budget: " + e);
-    }
-    if (support.tmpfs()) {
-        const std::string options = fmt::format("size={}m,nr_inodes={},mode=0700,uid={},gid={}", l.disk_mib, l.files, uid, uid);
-        if (::mount("tmpfs", scratch.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) == 0) mounted_ = true;
-        else notes_.push_back(fmt::format("budget: cannot mount the scratch tmpfs: {}", std::strerror(errno)));
     }
 }
 

@@ -40,6 +40,10 @@ std::function<std::optional<int>()> add_commands(CLI::App& app, const std::strin
     grade->add_option("--memory-mib", grade_options.budget.memory_mib,
                       "memory for one submission's processes together (a cgroup; said in every report)")
         ->capture_default_str()->check(CLI::Range(256L, 1L << 20));
+    grade->add_option("--race-memory-mib", grade_options.budget.race_memory_mib,
+                      "memory for one submission's race passes together (a cgroup of their own, and each process's "
+                      "address space there; one race pass runs at a time)")
+        ->capture_default_str()->check(CLI::Range(256L, 1L << 20));
     grade->add_option("--max-processes", grade_options.budget.processes, "processes and threads for one submission together")
         ->capture_default_str()->check(CLI::Range(64, 1 << 20));
     grade->add_option("--disk-mib", grade_options.budget.disk_mib,

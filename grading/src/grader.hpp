@@ -253,6 +253,7 @@ private:
         fs::path kernels;  // the kernel files the tests read: a copy the submission's user cannot change
         int uid = 65534;
         std::shared_ptr<Budget> budget;  // its cgroups and scratch tmpfs, while it lives
+        std::shared_ptr<Budget> race_cgroups;  // its race passes' cgroups (BudgetLimits::race_memory_mib)
         std::map<std::string, std::string> problem;  // exercise id -> why it cannot be tested
         std::map<std::string, fs::path> binary;      // exercise id -> the test to run
         std::map<std::string, std::string> graded_from;  // exercise id -> which files were taken, from where

@@ -199,6 +199,7 @@ Grader::Prepared Grader::prepare(const Submission& s, int uid) {
         throw Error(fmt::format("cannot give {} to user {}: {}", p.scratch.string(), p.uid, std::strerror(errno)));
     // Its budget: the cgroups every process of it joins, and its scratch folder's quota.
     p.budget = std::make_shared<Budget>(*budget_support_, fmt::format("s{}", uid), p.scratch, p.uid);
+    p.race_cgroups = std::make_shared<Budget>(*budget_support_, fmt::format("s{}-race", uid), o_.budget.race_memory_mib);
     p.notes.push_back(budget_support_->describe());
     for (const auto& n : p.budget->notes()) p.notes.push_back(n);
     const fs::path src = p.scratch / "src";

@@ -140,6 +140,13 @@ Grader::Tested Grader::test(const Exercise& ex, const Prepared& p) {
             return {g, {}};
         }
         Sandbox race_box = box;
+        // Oclgrind's shadow state needs more than a graded run: the race passes' own cgroups and
+        // address-space limit (BudgetLimits::race_memory_mib).
+        if (p.race_cgroups && !p.race_cgroups->procs().empty()) race_box.cgroups = p.race_cgroups->procs();
+        race_box.limits.memory_mib = std::max(race_box.limits.memory_mib, o_.budget.race_memory_mib);
+        // And processor time: one runner simulates every race size, past the graded runs' 120 s
+        // for rung 19 on one Oclgrind thread; the submission's race time (RaceBudget) bounds it.
+        race_box.limits.cpu_s = std::max(race_box.limits.cpu_s, static_cast<int>(p.race_budget->total_s) + 1);
         // One simulator thread: the pass runs beside the graded tests, and Oclgrind on two threads
         // spends about 45% more processor time on the same pass (10_mmul_block: 6.8 s against 4.7 s).
         race_box.env.insert(race_box.env.end(), {{"WORKBOOK_SMALL", "1"}, {"WORKBOOK_PLATFORM", ""},

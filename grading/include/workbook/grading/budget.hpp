@@ -13,6 +13,10 @@ namespace workbook::grading {
 
 struct BudgetLimits {
     long memory_mib = 3072;  // every process of the submission together, tmpfs pages included
+    // A submission's race passes, in a cgroup of their own: Oclgrind's checks of rung 19 at
+    // N = 129 peak at 4.2 GiB on one simulator thread (8 GiB on two), past the submission's own
+    // budget, so a correct kernel was stopped there. One race pass runs at a time (one lane).
+    long race_memory_mib = 8192;
     int processes = 1024;    // tasks (threads count: PoCL starts one per core)
     long disk_mib = 1024;    // the scratch folder: the unpacked upload, builds, caches
     long files = 20000;      // inodes in the scratch folder
@@ -51,6 +55,8 @@ public:
     // Makes the cgroups and mounts the tmpfs on `scratch` (an empty folder owned by `uid`).
     // Never throws: what could not be set up is in notes().
     Budget(const BudgetSupport& support, const std::string& name, const std::filesystem::path& scratch, int uid);
+    // Cgroups alone, with `memory_mib` (the race passes': BudgetLimits::race_memory_mib).
+    Budget(const BudgetSupport& support, const std::string& name, long memory_mib);
     ~Budget();  // kills what is left in the cgroups, removes them, unmounts the scratch
     Budget(const Budget&) = delete;
     Budget& operator=(const Budget&) = delete;
@@ -64,6 +70,7 @@ public:
     std::vector<std::string> notes() const { return notes_; }
 
 private:
+    void make_groups(const std::string& name, long memory_mib);
     const BudgetSupport& support_;
     std::vector<std::string> groups_;
     std::vector<std::string> procs_;
