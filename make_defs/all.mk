@@ -24,6 +24,13 @@ solution: $(addprefix solution/,$(EXERCISES))
 $(addprefix all/,$(EXERCISES)) $(addprefix solution/,$(EXERCISES)): %: libs
 	@$(MAKE) --no-print-directory -C $(WB_TOP)/exercises/$(notdir $@) $(patsubst %/,%,$(dir $@))
 
+# all/NN and solution/NN are two makes in one exercise folder, and they share outputs (the
+# runner's objects, the embedded speed references): run side by side they would write the same
+# file at once (CI saw `mv: cannot stat ...embedded_kernels.cpp.partial`). Where both are asked
+# for, an exercise's solution build waits for its starter build; other exercises still overlap.
+GOALS := $(or $(MAKECMDGOALS),all)
+$(foreach e,$(EXERCISES),$(if $(and $(filter all all/$(e),$(GOALS)),$(filter solution solution/$(e),$(GOALS))),$(eval solution/$(e): | all/$(e))))
+
 libs:
 	@$(MAKE) --no-print-directory -C $(WB_TOP)/exercises/$(FIRST) libs
 
