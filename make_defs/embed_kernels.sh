@@ -16,7 +16,7 @@ if [ $# -lt 1 ]; then
 fi
 output=$1
 shift
-partial="$output.partial"
+partial="$output.partial.$$"  # per process: two makes writing one output each finish with a whole file
 trap 'rm -f "$partial"' EXIT
 
 {
