@@ -1,6 +1,7 @@
 // `workbook`: the students' command. With no verb it watches the current exercise (watch.cpp);
 // the other verbs are for one-off use and scripts. Exit status: 0 ok, 1 a check failed, 2 error.
 #include "checker.hpp"
+#include "tune.hpp"
 #include "contest_cmd.hpp"
 #include "doctor.hpp"
 #include "term.hpp"
@@ -152,6 +153,13 @@ int main(int argc, char** argv) {
     solution->add_option("EX", solution_ex, "number, name or folder")->required();
     solution->add_flag("--copy", copy, "copy it over your files (they are backed up first)");
     solution->add_flag("--instructor", instructor, "show it even if the exercise has not passed");
+    std::string tune_ex;
+    bool tune_reference = false;
+    auto* tune = app.add_subcommand("tune", "try every candidate shape of an exercise's kernel on this device (exercise "
+                                            "20) and write the fastest correct one into the kernel file");
+    tune->add_option("EX", tune_ex, "default: the current exercise");
+    tune->add_flag("--reference", tune_reference,
+                   "instructors: tune the solution instead, for the speed check's reference on this device");
     auto* progress = app.add_subcommand("progress", "a summary of your progress");
     auto* doctor = app.add_subcommand("doctor", "check the OpenCL installation: drivers, platforms, devices, Oclgrind");
     auto* devices = app.add_subcommand("devices", "list the OpenCL platforms and devices");
@@ -211,6 +219,7 @@ int main(int argc, char** argv) {
         if (*reset) return reset_command(ws, ws.find(reset_ex));
         if (*solution) return solution_command(ws, ws.find(solution_ex), instructor, copy);
         if (*progress) return progress_command(ws, style);
+        if (*tune) return cli::tune_command(ws, tune_ex.empty() ? ws.current() : ws.find(tune_ex), tune_reference);
         watch_options.verbose = verbose;
         return cli::run_watch(ws, style, watch_options);
     } catch (...) {

@@ -158,6 +158,9 @@ bool prepare(Result& r, const std::vector<std::string>& options, const std::vect
         oclgrind.insert(oclgrind.end(), sized.begin(), sized.end());
     }
     environment = {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE="};
+    for (const char* name : {"PLATFORM", "DEVICE", "DEVICE_TYPE"})  // for graded_device() in the checker
+        if (const char* v = std::getenv((std::string("WORKBOOK_") + name).c_str()))
+            environment.push_back(std::string("WORKBOOK_GRADED_") + name + "=" + v);
     environment.insert(environment.end(), env.begin(), env.end());
     environment.push_back("WORKBOOK_SMALL=1");
     environment.push_back("WORKBOOK_RACE_PASS=1");  // what the simulator cannot do is left out (testing.hpp)

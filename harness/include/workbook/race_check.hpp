@@ -5,9 +5,11 @@
 // contest judge are to use the same function.
 #pragma once
 
+#include "workbook/cl.hpp"
 #include "workbook/process.hpp"
 
 #include <chrono>
+#include <optional>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -60,6 +62,10 @@ std::string oclgrind_path();
 // they choose it for the graded tests (asked once). Empty when no device answers (the graded run
 // fails then anyway). The contest judge sets its own size.
 std::vector<std::string> graded_device_options();
+// That device itself, for a checker that chooses by its properties (exercise 20's shapes): under
+// the race pass too, where the choice is passed on as WORKBOOK_GRADED_PLATFORM, _DEVICE and
+// _DEVICE_TYPE (the usual names are cleared for Oclgrind). Empty when no device answers.
+std::optional<cl::Device> graded_device();
 
 // Our Oclgrind plugin that counts which global loads multiply-adds can hide (rung 19's traffic
 // rule, harness/oclgrind_plugin/overlap.cpp): its path, or empty, with `why_not` saying why, where

@@ -48,7 +48,7 @@ std::vector<int> matmul_sizes(const matmul::Rung& rung) {
     return sizes;
 }
 
-bool check_matmul_kernel(const matmul::Rung& rung) {
+bool check_matmul_kernel(const matmul::Rung& rung, const std::string& shape) {
     const bool simulator_options = race_pass() && !rung.race_build_options.empty();
     if (simulator_options)
         MESSAGE(fmt::format("under the race pass the kernel is built with {} as well: {}", rung.race_build_options, rung.race_why));
@@ -63,11 +63,12 @@ bool check_matmul_kernel(const matmul::Rung& rung) {
         request.arrays["b"] = padded(b);
         request.arrays["c"] = c.initial();
         if (simulator_options) request.text["race_options"] = rung.race_build_options;
+        if (!shape.empty()) request.text["shape"] = shape;
         const auto reply = call("matmul", std::move(request));
         const std::string guard = c.take(reply.array("c", c.whole()));
         const auto expected = matmul::expected(n, a, b);
         const auto result = compare(expected.c, c.values(), matmul::tolerance(n), expected.magnitude);
-        const std::string what = fmt::format("mmul with N = {} ({})", n, reply.str("launch"));
+        const std::string what = fmt::format("mmul with N = {} ({}{})", n, shape.empty() ? "" : shape + "; ", reply.str("launch"));
         CHECK_MESSAGE(guard.empty(), fmt::format("{}: {} ({})", what, guard, repeat_hint()));
         CHECK_MESSAGE(result.ok(), fmt::format("{}: {} ({})", what, matmul::describe(n, result), repeat_hint()));
         if (!guard.empty() || !result.ok()) return false;  // one clear failure beats a screenful

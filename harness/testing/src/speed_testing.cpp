@@ -7,6 +7,8 @@
 // reports), checks every timed C, and alone decides.
 #include "workbook/testing.hpp"
 
+#include "timed_launch.hpp"
+
 #include "workbook/errors.hpp"
 #include "workbook/race_check.hpp"
 #include "workbook/timing.hpp"
@@ -25,64 +27,6 @@
 namespace workbook::testing {
 
 namespace {
-
-constexpr float guard_value = 1234.5f;
-constexpr std::size_t guard = 1024;
-
-// One kernel in one runner: uploads fresh inputs, times one launch, brings C back checked.
-class Timed {
-public:
-    Timed(runner::Client& client, std::string key) : client_(client), key_(std::move(key)) {}
-
-    // Returns the launch's time: this process's clock on a CPU device, the device's event
-    // elsewhere (believed only when inside the wall time seen here). `cpu_device` comes from the
-    // references' runner, never from the student's, whose report could be forged.
-    double run(int n, const std::vector<float>& a, const std::vector<float>& b, std::vector<float>* c_out,
-               bool cpu_device) {
-        const std::size_t elems = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-        runner::Message up = request("upload");
-        up.numbers["n"] = n;
-        up.arrays["a"] = a;
-        up.arrays["b"] = b;
-        std::vector<float> c(elems + guard, std::numeric_limits<float>::quiet_NaN());
-        std::fill(c.begin() + static_cast<std::ptrdiff_t>(elems), c.end(), guard_value);
-        up.arrays["c"] = std::move(c);
-        if (!race_options.empty()) up.text["race_options"] = race_options;
-        const auto uploaded = client_.call("matmul_timed", std::move(up));
-        device_type = uploaded.str("device_type");
-        launch = uploaded.str("launch");
-        const Stopwatch clock;
-        client_.call("matmul_timed", request("launch"));
-        const double wall = clock.seconds();
-        const auto back = client_.call("matmul_timed", request("download"), (elems + guard) * sizeof(float) + runner::Client::reply_slack);
-        std::vector<float> out = back.array("c", elems + guard);
-        for (std::size_t i = elems; i < out.size(); ++i)
-            if (std::memcmp(&out[i], &guard_value, sizeof(float)) != 0)
-                throw Error(fmt::format("{} wrote past the end of C (element {} after it) at N = {}", who(), i - elems + 1, n));
-        out.resize(elems);
-        *c_out = std::move(out);
-        const double event = back.num("event_s");
-        if (cpu_device) return wall;
-        if (!(event > 0 && event <= wall))
-            throw Error(fmt::format("the device reported {} s for a launch of {} that took {} s here", event, who(), wall));
-        return event;
-    }
-
-    std::string who() const { return key_ == "student" ? "your kernel" : "the reference " + key_; }
-
-    std::string device_type, launch;  // as this kernel's runner reports them
-    std::string race_options;         // build options the simulator needs (the traffic run)
-
-private:
-    runner::Message request(const char* step) const {
-        runner::Message m;
-        m.text["kernel"] = key_;
-        m.text["step"] = step;
-        return m;
-    }
-    runner::Client& client_;
-    std::string key_;
-};
 
 // One kernel's traffic: launched once at n in a runner of its own under Oclgrind's instruction
 // counter (the student's in the sandbox, as its graded cases; the references unwrapped, as in

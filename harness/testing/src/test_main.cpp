@@ -134,7 +134,12 @@ int main(int argc, char** argv) {
     }
     std::cout << "Random " << workbook::seed_banner(workbook::session_seed()) << "\n";
     std::cout << std::flush;
-    const int status = context.run();
+    // `workbook tune NN`: the tuner instead of the test cases, where the exercise has one.
+    const char* tune = std::getenv("WORKBOOK_TUNE");
+    const int status = tune && *tune ? (workbook::testing::registered_tuner()
+                                            ? workbook::testing::registered_tuner()()
+                                            : (std::cout << "This exercise has no tuner (WORKBOOK_TUNE is set)\n", 2))
+                                     : context.run();
     // Leave without destroying the static OpenCL objects: some implementations (Oclgrind 21.10)
     // corrupt their heap when those are released during exit, turning a pass into a crash.
     std::cout << std::flush;

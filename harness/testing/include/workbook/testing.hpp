@@ -10,7 +10,9 @@
 #include "workbook/runner.hpp"
 #include "workbook/test_seed.hpp"
 #include "workbook/traffic.hpp"
+#include "workbook/tuning.hpp"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <utility>
@@ -102,7 +104,9 @@ std::vector<int> matmul_sizes(const matmul::Rung& rung);
 // tolerance relative to Σ|a·b|, the first mismatch reported with its row and column. True when
 // every size passed: the traffic check that follows in the same test case (08-10) is spent only on
 // a correct kernel, since a wrong one scores nothing for its traffic anyway.
-bool check_matmul_kernel(const matmul::Rung& rung);
+// `shape`, where the rung's build options are a choice (exercise 20), goes to the runner with each
+// request; the runner builds and launches that choice.
+bool check_matmul_kernel(const matmul::Rung& rung, const std::string& shape = {});
 
 // The speed check of a rung of the SGEMM track: the student's kernel timed against this rung's
 // solution and the previous rung's, both embedded into the runner (run_matmul_timed), taking turns
@@ -167,6 +171,53 @@ std::vector<int> traffic_sizes();
 // it shares its rule, table and messages with. Skipped, with the reason, where Oclgrind cannot run
 // and under the race pass (the test already runs inside Oclgrind there).
 void check_matmul_traffic(const SpeedSpec& spec);
+
+// A rung whose block shape is a choice of build options, tuned per device (exercise 20,
+// tuning.hpp). The shapes it is graded at, chosen on the graded device in the checker alike on the
+// device and under the race pass (so the race pass checks each shape the device runs):
+//  - the student's: the `// tuned:` line of their kernel for this device, when it is a candidate;
+//    else the reference's;
+//  - the reference's: the instructor's tuned entry for this device (tuning::reference_choice),
+//    else the untuned default;
+//  - one more, drawn from the seed among the candidates of at most 64 rows (cheap to simulate)
+//    that prefetch the other way from the student's, so that both loops are always graded.
+// The untuned default stands in for a reference never tuned on this device.
+struct TunedSpec {
+    std::string exercise;  // "20_sgemm_tune": the reference's key in the runner and the reference file
+    std::function<std::vector<tuning::Choice>(const cl::Device&)> candidates;
+    std::function<tuning::Choice(const cl::Device&)> default_choice;
+    std::function<matmul::Rung(const tuning::Choice&)> rung;
+    double of_reference = 0.85;  // the speed check's bar: this fraction of the reference's speed
+    int rounds = 9;              // timed rounds of the speed check, after one to warm up
+};
+struct TunedPlan {
+    std::string device_key;
+    tuning::Choice student, reference, untuned;
+    std::optional<tuning::Choice> other;
+    std::string student_from, reference_from;  // where each came from, in words
+    std::vector<tuning::Choice> graded() const;  // what the correctness case checks: `other` (when any), then `student`
+};
+// Throws workbook::Error when no graded device answers.
+TunedPlan plan_tuned(const TunedSpec& spec);
+// Correct at every shape of the plan (check_matmul_kernel at each).
+void check_tuned_kernel(const TunedSpec& spec);
+// The student's kernel at their shape against the reference at its own, taking turns on fresh
+// inputs, each C checked, judged by the fastest round: at least `of_reference` of its speed.
+// Left out under the simulator.
+void check_tuned_speed(const TunedSpec& spec);
+// The tuner (`workbook tune NN`), run by the test program instead of its test cases when
+// WORKBOOK_TUNE names a file: every candidate of the student's kernel (or, with
+// WORKBOOK_TUNE_REFERENCE=1, of the reference, whose winner it stores in the reference file),
+// checked and timed at the speed check's size, a table with progress; the fastest correct one is
+// written to that file as a `// tuned:` line (the CLI puts it into the kernel). A candidate that
+// fails to build or to compute C is shown and never chosen. Returns the exit status.
+int run_tuner(const TunedSpec& spec);
+// Registers the tuner of this test program (one per program): test_main runs it when asked.
+struct TunerRegistration {
+    explicit TunerRegistration(std::function<int()> tune);
+};
+// The registered tuner, if any (test_main).
+std::function<int()>& registered_tuner();
 
 // Grades a kernel with the pi signature (pi.hpp) from `file`: every partial sum, for launches with
 // work-groups of 1, 7, 33, 64 and the most the kernel accepts, 1 to 5 groups, and niters of 1, 3,

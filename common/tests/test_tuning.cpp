@@ -1,0 +1,92 @@
+// Unit tests: tuned choices (tuning.hpp), their lines in a kernel file and the reference file.
+#include "workbook/tuning.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tuning = workbook::tuning;
+
+namespace {
+tuning::Choice shape(int tsm, int prefetch) { return {{{"TSM", tsm}, {"TSK", 16}, {"PREFETCH", prefetch}}}; }
+const std::string here = "Some CPU | 3.1+debian", there = "NVIDIA H100 80GB HBM3 | 580.159.04";
+}  // namespace
+
+TEST_CASE("a choice reads back from its text, and nothing else is one") {
+    const auto c = shape(64, 1);
+    CHECK(c.text() == "TSM=64 TSK=16 PREFETCH=1");
+    CHECK(c.options() == "-DTSM=64 -DTSK=16 -DPREFETCH=1");
+    CHECK(tuning::parse(c.text()) == c);
+    std::string why;
+    CHECK_FALSE(tuning::parse("TSM=64 TSK=sixteen", &why));
+    CHECK(why.find("TSK=sixteen") != std::string::npos);
+    CHECK_FALSE(tuning::parse("TSM=64 -DX=1"));       // no options smuggled in
+    CHECK_FALSE(tuning::parse("tsm=64"));             // names are upper case
+    CHECK_FALSE(tuning::parse("TSM=1234567"));        // no number of that size is a shape
+    CHECK_FALSE(tuning::parse("   ", &why));
+    CHECK(why == "it names no option");
+}
+
+TEST_CASE("a kernel's tuned lines: this device's replaced, the others kept, a new one at the top") {
+    const std::string kernel = "// Exercise 20\n__kernel void mmul() {}\n";
+    const tuning::Line mine{here, shape(64, 0), 29.04, 512}, theirs{there, shape(128, 1), 45000, 2048};
+    std::string once = tuning::with_line(kernel, mine);
+    CHECK(once == "// tuned: Some CPU | 3.1+debian | TSM=64 TSK=16 PREFETCH=0 | 29.0 GFLOPS at N = 512\n" + kernel);
+    std::string both = tuning::with_line(once, theirs);
+    auto lines = tuning::read_lines(both);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].device == here);
+    CHECK(lines[1].device == there);
+    CHECK(lines[1].n == 2048);
+    // Tuned again here: the line is replaced in place, the GPU's kept.
+    const tuning::Line again{here, shape(32, 1), 30, 512};
+    lines = tuning::read_lines(tuning::with_line(both, again));
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].choice == shape(32, 1));
+    CHECK(lines[1].choice == shape(128, 1));
+    CHECK(tuning::with_line(both, again).find("__kernel void mmul() {}\n") != std::string::npos);
+}
+
+TEST_CASE("the student's choice: only this device's line, only a candidate, and why not otherwise") {
+    const std::vector<tuning::Choice> candidates{shape(64, 1), shape(64, 0)};
+    std::string why;
+    const std::string kernel = tuning::with_line("__kernel void mmul() {}\n", {there, shape(64, 0), 1, 512});
+    CHECK_FALSE(tuning::student_choice(kernel, here, candidates, &why));
+    CHECK(why.find("tuned for NVIDIA H100 80GB HBM3 | 580.159.04 only, not for this device") != std::string::npos);
+    CHECK(why.find("ignored") != std::string::npos);
+    // The same device under another driver is another device.
+    CHECK_FALSE(tuning::student_choice(kernel, "NVIDIA H100 80GB HBM3 | 590.1", candidates, &why));
+    CHECK(tuning::student_choice(kernel, there, candidates, &why) == shape(64, 0));
+    // A shape that is not a candidate here is refused, not used.
+    const std::string odd = tuning::with_line("", {here, shape(16, 1), 1, 512});
+    CHECK_FALSE(tuning::student_choice(odd, here, candidates, &why));
+    CHECK(why.find("not one of this exercise's candidates") != std::string::npos);
+    // A line that cannot be read is named.
+    CHECK_FALSE(tuning::student_choice("// tuned: Some CPU | 3.1+debian | TSM=64\n", here, candidates, &why));
+    CHECK(why.find("cannot be read") != std::string::npos);
+    CHECK_FALSE(tuning::student_choice("__kernel void mmul() {}\n", here, candidates, &why));
+    CHECK(why == "your kernel holds no tuned choice");
+}
+
+TEST_CASE("the reference file: stored per exercise and device, read back, other devices apart") {
+    const auto file = std::filesystem::temp_directory_path() / "workbook-test-reference-tuning.toml";
+    std::filesystem::remove(file);
+    ::setenv("WORKBOOK_REFERENCE_TUNING", file.c_str(), 1);
+    const std::vector<tuning::Choice> candidates{shape(64, 1), shape(64, 0), shape(128, 1)};
+    std::string why;
+    CHECK_FALSE(tuning::reference_choice("20_sgemm_tune", here, candidates, &why));
+    CHECK(why.find("not tuned on this device") != std::string::npos);
+    tuning::store_reference_choice("20_sgemm_tune", {here, shape(64, 0), 29, 512});
+    tuning::store_reference_choice("20_sgemm_tune", {there, shape(128, 1), 45000, 2048});
+    CHECK(tuning::reference_choice("20_sgemm_tune", here, candidates, &why) == shape(64, 0));
+    CHECK(tuning::reference_choice("20_sgemm_tune", there, candidates, &why) == shape(128, 1));
+    CHECK_FALSE(tuning::reference_choice("21_other", here, candidates, &why));
+    // An entry that is no longer a candidate (the list changed) is passed over.
+    CHECK_FALSE(tuning::reference_choice("20_sgemm_tune", there, {shape(64, 1)}, &why));
+    CHECK(why.find("not one of the candidates") != std::string::npos);
+    ::unsetenv("WORKBOOK_REFERENCE_TUNING");
+    std::filesystem::remove(file);
+}

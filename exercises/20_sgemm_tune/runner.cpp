@@ -1,0 +1,36 @@
+// Exercise 20's runner (see workbook/runner.hpp): launches the kernel at the shape the checker
+// names (one of the candidates on this device) on the inputs the graded test sends, and times it
+// or the reference for the speed check and the tuner. Do not edit.
+#include "launch.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/runner_device.hpp"
+#include "workbook/runner_ops.hpp"
+
+namespace {
+namespace ex20 = workbook::ex20;
+using workbook::Error;
+using workbook::tuning::Choice;
+
+// The choice a runner request names ("shape"), which must be a candidate on this device; the
+// untuned one when it names none.
+Choice requested(const cl::Device& device, const workbook::runner::Message& request) {
+    if (!request.text.count("shape")) return ex20::default_choice(device);
+    std::string why;
+    const auto c = workbook::tuning::parse(request.str("shape"), &why);
+    if (!c) throw Error("the requested shape cannot be read: " + why);
+    const auto all = ex20::candidates(device);
+    if (std::find(all.begin(), all.end(), *c) == all.end())
+        throw Error("the requested shape " + c->text() + " is not one of this exercise's candidates on this device");
+    return *c;
+}
+
+const workbook::runner::Operation matmul("matmul", [](const workbook::runner::Message& request) {
+    return workbook::runner::run_matmul(ex20::rung(requested(workbook::runner::device().choice.device, request)), request);
+});
+// Only the upload names a shape; the launch and download steps use what the upload built.
+const workbook::runner::Operation timed("matmul_timed", [](const workbook::runner::Message& request) {
+    const auto r = ex20::rung(requested(workbook::runner::device().choice.device, request));
+    return workbook::runner::run_matmul_timed({{"student", r}, {ex20::this_rung, r}}, request);
+});
+}  // namespace

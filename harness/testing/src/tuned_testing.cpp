@@ -1,0 +1,230 @@
+// A rung whose shape is tuned per device (testing.hpp's TunedSpec, exercise 20): which shapes are
+// graded, the correctness case, the speed check against the tuned reference, and the tuner.
+//
+// Who holds what, as in the speed check: the student's kernel runs in the test's runner
+// (sandboxed when graded); the reference runs in a second runner started here without the
+// sandbox, which builds only the solution embedded at build time. This process chooses every
+// shape (the student's kernel file only proposes one, which must be a candidate), draws every
+// input, keeps the clock on a CPU device, checks every C, and alone decides.
+#include "workbook/testing.hpp"
+
+#include "timed_launch.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/kernels.hpp"
+#include "workbook/race_check.hpp"
+#include "workbook/run_main.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <random>
+
+namespace workbook::testing {
+
+namespace {
+
+bool contains(const std::vector<tuning::Choice>& all, const tuning::Choice& c) {
+    return std::find(all.begin(), all.end(), c) != all.end();
+}
+
+cl::Device graded_device_or_throw() {
+    const auto device = race::graded_device();
+    if (!device)
+        throw Error("no OpenCL device answers to this run's WORKBOOK_PLATFORM, WORKBOOK_DEVICE and WORKBOOK_DEVICE_TYPE");
+    return *device;
+}
+
+// The speed check's size: 2048 on a GPU (drawn from the seed among 1792-2304, as the track's
+// speed checks), 512 on a CPU; WORKBOOK_SPEED_N overrides it.
+int speed_n(bool cpu) {
+    int n = cpu ? 512 : 2048 + 128 * static_cast<int>(rng("matmul-speed size").next_u64() % 5) - 256;
+    if (const char* e = std::getenv("WORKBOOK_SPEED_N"); e && std::atoi(e) > 0) n = std::atoi(e);
+    return n;
+}
+
+bool is_cpu(const cl::Device& device) { return (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0; }
+
+}  // namespace
+
+std::vector<tuning::Choice> TunedPlan::graded() const {
+    std::vector<tuning::Choice> out;
+    if (other) out.push_back(*other);
+    if (!contains(out, student)) out.push_back(student);
+    return out;
+}
+
+TunedPlan plan_tuned(const TunedSpec& spec) {
+    const cl::Device device = graded_device_or_throw();
+    TunedPlan p;
+    p.device_key = tuning::device_key(device);
+    const auto all = spec.candidates(device);
+    p.untuned = spec.default_choice(device);
+    std::string why;
+    if (const auto r = tuning::reference_choice(spec.exercise, p.device_key, all, &why)) {
+        p.reference = *r;
+        p.reference_from = "tuned for this device by your instructor (" + tuning::reference_file() + ")";
+    } else {
+        p.reference = p.untuned;
+        p.reference_from = "untuned: " + why;
+    }
+    if (const auto s = tuning::student_choice(kernel_source("mmul.cl").text, p.device_key, all, &why)) {
+        p.student = *s;
+        p.student_from = "your tuned line for this device";
+    } else {
+        p.student = p.reference;
+        p.student_from = "the reference's, since " + why + " (run `workbook tune " + spec.exercise.substr(0, 2) +
+                         "` to tune it here)";
+    }
+    // One more, from the seed: small (cheap under the simulator) and prefetching the other way from
+    // the student's, so that both loops of the kernel are graded.
+    std::vector<tuning::Choice> others;
+    for (const auto& c : all)
+        if (c.get("TSM") <= 64 && c.get("PREFETCH") != p.student.get("PREFETCH")) others.push_back(c);
+    if (!others.empty()) p.other = others[rng("tuned shapes").next_u64() % others.size()];
+    return p;
+}
+
+void check_tuned_kernel(const TunedSpec& spec) {
+    const TunedPlan p = plan_tuned(spec);
+    MESSAGE(fmt::format("on {}: your shape {} ({}); the reference's {} ({})", p.device_key, p.student.text(), p.student_from,
+                        p.reference.text(), p.reference_from));
+    for (const auto& c : p.graded())
+        if (!check_matmul_kernel(spec.rung(c), c.text())) return;  // one clear failure beats a screenful
+}
+
+void check_tuned_speed(const TunedSpec& spec) {
+    if (race_pass() || small_sizes_only()) {
+        MESSAGE("the speed check is left out under the simulator (WORKBOOK_SMALL=1): it times a real device");
+        return;
+    }
+    const TunedPlan p = plan_tuned(spec);
+    runner::Client reference_client({}, false);
+    Timed reference(reference_client, spec.exercise), student(runner::client(), "student");
+    reference.shape = p.reference.text();
+    student.shape = p.student.text();
+    const bool cpu = is_cpu(graded_device_or_throw());
+    const int n = speed_n(cpu);
+    auto r = rng("matmul-speed");
+    std::mt19937_64 sample(r.next_u64());
+    std::vector<double> t_student, t_reference;
+    for (int round = 0; round <= spec.rounds; ++round) {
+        const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
+        Timed* order[2] = {&reference, &student};
+        if (round % 2) std::swap(order[0], order[1]);  // each goes first in turn
+        for (Timed* k : order) {
+            std::vector<float> c;
+            const double t = k->run(n, a, b, &c, cpu);
+            matmul::check_sampled(n, a, b, c, sample, 1024, k->who() + " in a timed launch");
+            if (round > 0) (k == &student ? t_student : t_reference).push_back(t);  // round 0 warms up
+        }
+    }
+    const double best_student = *std::min_element(t_student.begin(), t_student.end());
+    const double best_reference = *std::min_element(t_reference.begin(), t_reference.end());
+    const double ratio = best_reference / best_student;
+    const bool ok = ratio >= spec.of_reference;
+    const std::string shown = fmt::format(
+        "speed at N = {} on {} ({} device), the fastest of {} rounds, the two kernels taking turns on fresh inputs:\n"
+        "  {:<12} {:9.1f} GFLOPS  {:.2f}x the reference  at {} ({})\n"
+        "  {:<12} {:9.1f} GFLOPS  1.00x                at {} ({})\n"
+        "{}",
+        n, p.device_key, cpu ? "a CPU" : "a GPU", t_student.size(), "yours", matmul::gflops(n, best_student), ratio,
+        p.student.text(), p.student_from, "reference", matmul::gflops(n, best_reference), p.reference.text(),
+        p.reference_from,
+        ok ? fmt::format("Within the {:.2f}x of the reference this rung needs.", spec.of_reference)
+           : fmt::format("Your kernel is correct but too slow for this rung: it needs {:.2f}x the reference's speed on "
+                         "this device and reached {:.2f}x. Tune it here (`workbook tune {}`), or compare your kernel "
+                         "with exercise 19's: see the README's Key concepts. ({})",
+                         spec.of_reference, ratio, spec.exercise.substr(0, 2), repeat_hint()));
+    record_speed(shown);
+    if (ok) std::cout << shown << "\n";  // a failure prints it in its message
+    CHECK_MESSAGE(ok, shown);
+}
+
+int run_tuner(const TunedSpec& spec) {
+    const char* out_file = std::getenv("WORKBOOK_TUNE");
+    const char* ref = std::getenv("WORKBOOK_TUNE_REFERENCE");
+    const bool of_reference = ref && std::string(ref) == "1";
+    try {
+        const cl::Device device = graded_device_or_throw();
+        const std::string key = tuning::device_key(device);
+        const bool cpu = is_cpu(device);
+        const int n = speed_n(cpu);
+        const auto all = spec.candidates(device);
+        runner::Client reference_client({}, false);
+        runner::Client& client = of_reference ? reference_client : runner::client();
+        const std::string who = of_reference ? "the reference (" + spec.exercise + ")" : "your kernel";
+        fmt::print("Tuning {} on {} at N = {}: {} candidates, each checked, then timed {} times (the fastest counts)\n",
+                   who, key, n, all.size(), 3);
+        fmt::print("{:>7}  {:<52} {:>10} {:>11}  {}\n", "", "shape", "GFLOPS", "kernel", "check");
+        std::optional<tuning::Choice> best;
+        double best_s = 0;
+        auto r = rng("tuner");
+        std::mt19937_64 sample(r.next_u64());
+        const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            const auto& c = all[i];
+            Timed k(client, of_reference ? spec.exercise : "student");
+            k.shape = c.text();
+            double fastest = 0;
+            std::string note = "ok";
+            try {
+                // An awkward size first (partial blocks both ways), then the timed size.
+                std::vector<float> cc;
+                const int odd = c.get("TSM") + c.get("TSN") / 2 + 3;
+                auto ro = rng("tuner odd", static_cast<std::uint64_t>(odd));
+                const auto ao = ro.uniform_vector(static_cast<std::size_t>(odd) * odd), bo = ro.uniform_vector(static_cast<std::size_t>(odd) * odd);
+                k.run(odd, ao, bo, &cc, cpu);
+                const auto expected = matmul::expected(odd, ao, bo);
+                const auto cmp = compare(expected.c, cc, matmul::tolerance(odd), expected.magnitude);
+                if (!cmp.ok()) throw Error(fmt::format("wrong at N = {}: {}", odd, matmul::describe(odd, cmp)));
+                for (int rep = 0; rep < 4; ++rep) {  // the first warms up
+                    const double t = k.run(n, a, b, &cc, cpu);
+                    matmul::check_sampled(n, a, b, cc, sample, 1024, k.who() + " while tuning");
+                    if (rep > 0 && (fastest == 0 || t < fastest)) fastest = t;
+                }
+            } catch (const std::exception& e) {
+                fastest = 0;
+                const std::string what = e.what();
+                note = "FAILED, never chosen: " + what.substr(0, what.find('\n'));
+                if (const auto at = what.find("mmul.cl:"); at != std::string::npos)  // the build error's own line
+                    note += " " + what.substr(at, what.find('\n', at) - at);
+                if (note.size() > 200) note = note.substr(0, 197) + "...";
+            }
+            fmt::print("[{:>2}/{:<2}]  {:<52} {:>10} {:>11}  {}\n", i + 1, all.size(), c.text(),
+                       fastest > 0 ? fmt::format("{:.1f}", matmul::gflops(n, fastest)) : "-",
+                       fastest > 0 ? format_duration(fastest) : "-", note);
+            std::fflush(stdout);
+            if (fastest > 0 && (!best || fastest < best_s)) best = c, best_s = fastest;
+        }
+        if (!best) {
+            fmt::print("\nNo candidate ran correctly: nothing stored. Make the kernel correct first (`workbook check {}`).\n",
+                       spec.exercise.substr(0, 2));
+            return 1;
+        }
+        const tuning::Line line{key, *best, matmul::gflops(n, best_s), n};
+        fmt::print("\nFastest: {} ({:.1f} GFLOPS at N = {})\n", best->text(), line.gflops, n);
+        if (of_reference) {
+            tuning::store_reference_choice(spec.exercise, line);
+            fmt::print("stored as the reference's choice for this device in {}\n", tuning::reference_file());
+        }
+        std::ofstream(out_file) << tuning::format_line(line) << "\n";
+        return 0;
+    } catch (...) {
+        fmt::print("The tuner stopped: {}\n", describe_exception(std::current_exception()));
+        return 1;
+    }
+}
+
+TunerRegistration::TunerRegistration(std::function<int()> tune) { registered_tuner() = std::move(tune); }
+
+std::function<int()>& registered_tuner() {
+    static std::function<int()> tuner;
+    return tuner;
+}
+
+}  // namespace workbook::testing
