@@ -12,6 +12,7 @@
 #include "17_sgemm_2d_block/launch.hpp"
 #include "18_sgemm_transpose/launch.hpp"
 #include "19_sgemm_prefetch/launch.hpp"
+#include "20_sgemm_tune/launch.hpp"
 #include "chart.hpp"
 
 #include "contest/reference.hpp"
@@ -172,7 +173,8 @@ std::vector<NamedRung> ladder() {
             {"16 float4, 2 rows per work-item", qualified("16_sgemm_float4", workbook::ex16::rung())},
             {"17 8x8 register blocks", qualified("17_sgemm_2d_block", workbook::ex17::rung())},
             {"18 + 8 x 16 per work-item, A transposed", qualified("18_sgemm_transpose", workbook::ex18::rung())},
-            {"19 + next tile prefetched", qualified("19_sgemm_prefetch", workbook::ex19::rung())}};
+            {"19 + next tile prefetched", qualified("19_sgemm_prefetch", workbook::ex19::rung())},
+            {"20 tuned (reference's choice)", qualified("20_sgemm_tune", workbook::ex20::rung_choosing(workbook::ex20::reference_or_default))}};
 }
 
 // Times one rung's kernel at this size and checks the last result.
@@ -453,7 +455,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> rungs;
     app.cli().add_option("--rungs", rungs, "the ladder's rows to run, by exercise number: 17,18,19 (default all)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"05", "07", "08", "09", "10", "15", "16", "17", "18", "19"}));
+        ->check(CLI::IsMember({"05", "07", "08", "09", "10", "15", "16", "17", "18", "19", "20"}));
     app.cli().add_flag("--keep-openblas-env", keep_openblas_env,
                        "keep OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (by default the bench restarts itself without them)");
     app.cli().add_option("--cublas", cublas_python,

@@ -10,6 +10,7 @@
 #include "workbook/errors.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -81,6 +82,23 @@ inline matmul::Rung rung(const tuning::Choice& c) {
     r.build_options += " -DPREFETCH=" + std::to_string(c.get("PREFETCH"));
     r.group_extent = static_cast<int>(s.block_rows);
     return r;
+}
+
+// A rung that makes its choice for the device it runs on, when it first builds: the demo's (the
+// student's tuned line for the device) and the bench's (the reference's tuned choice).
+inline matmul::Rung rung_choosing(std::function<tuning::Choice(const cl::Device&)> pick) {
+    matmul::Rung r = rung(choice(ex19::big_block, true));
+    r.build_options = "-cl-fast-relaxed-math";
+    r.size_options = [pick](const cl::Device& device, int) { return pick(device).options(); };
+    r.launch = [pick](const cl::Device& device, const cl::Kernel& kernel, int n) { return rung(pick(device)).launch(device, kernel, n); };
+    return r;
+}
+
+// The reference's choice on a device: tuned by the instructor (tuning::reference_choice), else
+// the untuned one.
+inline tuning::Choice reference_or_default(const cl::Device& device) {
+    const auto tuned = tuning::reference_choice(this_rung, tuning::device_key(device), candidates(device), nullptr);
+    return tuned ? *tuned : default_choice(device);
 }
 
 }  // namespace workbook::ex20

@@ -17,21 +17,8 @@ workbook::tuning::Choice chosen(const cl::Device& device) {
     return tuned ? *tuned : ex20::default_choice(device);
 }
 
-workbook::matmul::Rung demo_rung() {
-    workbook::matmul::Rung r = workbook::ex20::rung(workbook::ex20::choice(workbook::ex19::big_block, true));
-    r.build_options = "-cl-fast-relaxed-math";
-    r.size_options = [](const cl::Device& device, int) {
-        const auto c = chosen(device);
-        return c.options();
-    };
-    r.launch = [](const cl::Device& device, const cl::Kernel& kernel, int n) {
-        return workbook::ex20::rung(chosen(device)).launch(device, kernel, n);
-    };
-    return r;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    return workbook::matmul::run_kernel_demo(argc, argv, "Exercise 20 (SGEMM 6): your kernel at its tuned shape", demo_rung());
+    return workbook::matmul::run_kernel_demo(argc, argv, "Exercise 20 (SGEMM 6): your kernel at its tuned shape", workbook::ex20::rung_choosing(chosen));
 }
