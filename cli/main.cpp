@@ -158,6 +158,10 @@ int main(int argc, char** argv) {
     auto* tune = app.add_subcommand("tune", "try every candidate shape of an exercise's kernel on this device (exercise "
                                             "20) and write the fastest correct one into the kernel file");
     tune->add_option("EX", tune_ex, "default: the current exercise");
+    int tune_n = 0;
+    tune->add_option("--n", tune_n, "the matrix order to tune at (default: the speed check's, 512 on a CPU, 2048 on a GPU); "
+                                    "a line per N is kept, and the check uses the one nearest its own N")
+        ->check(CLI::Range(16, 16384));
     tune->add_flag("--reference", tune_reference,
                    "instructors: tune the solution instead, for the speed check's reference on this device");
     auto* progress = app.add_subcommand("progress", "a summary of your progress");
@@ -219,7 +223,7 @@ int main(int argc, char** argv) {
         if (*reset) return reset_command(ws, ws.find(reset_ex));
         if (*solution) return solution_command(ws, ws.find(solution_ex), instructor, copy);
         if (*progress) return progress_command(ws, style);
-        if (*tune) return cli::tune_command(ws, tune_ex.empty() ? ws.current() : ws.find(tune_ex), tune_reference);
+        if (*tune) return cli::tune_command(ws, tune_ex.empty() ? ws.current() : ws.find(tune_ex), tune_reference, tune_n);
         watch_options.verbose = verbose;
         return cli::run_watch(ws, style, watch_options);
     } catch (...) {

@@ -44,7 +44,7 @@ int run_attached(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-int tune_command(const Workspace& ws, const Exercise& ex, bool reference) {
+int tune_command(const Workspace& ws, const Exercise& ex, bool reference, int n) {
     if (ex.kernels.empty()) throw Error(fmt::format("exercise {} has no kernel to tune", ex.id));
     fmt::print("building {} (its graded test, which holds the tuner)\n", ex.dir());
     std::fflush(stdout);
@@ -60,6 +60,7 @@ int tune_command(const Workspace& ws, const Exercise& ex, bool reference) {
     const fs::path out = ws.state_dir() / fmt::format("tuned-{:016x}", (std::uint64_t{fresh()} << 32) ^ fresh());
     ::setenv("WORKBOOK_TUNE", out.c_str(), 1);
     if (reference) ::setenv("WORKBOOK_TUNE_REFERENCE", "1", 1);
+    if (n > 0) ::setenv("WORKBOOK_SPEED_N", std::to_string(n).c_str(), 1);
     const int status = run_attached({ws.test_binary(ex).string()});
     const std::string line = read_file_or_empty(out);
     std::error_code gone;
@@ -82,8 +83,8 @@ int tune_command(const Workspace& ws, const Exercise& ex, bool reference) {
         if (!f) throw Error(fmt::format("could not write {}", partial.string()));
     }
     fs::rename(partial, kernel);
-    fmt::print("Wrote into {}:\n  {}\n`workbook check {}` now times your kernel at this shape on this device.\n",
-               kernel.string(), tuning::format_line(lines.front()), ex.id);
+    fmt::print("Wrote into {}:\n  {}\n`workbook check {}` now times your kernel at this shape on this device (at the N nearest {}).\n",
+               kernel.string(), tuning::format_line(lines.front()), ex.id, lines.front().n);
     return exit_ok;
 }
 

@@ -8,7 +8,9 @@
 #include <fmt/ranges.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -137,7 +139,9 @@ std::string with_line(const std::string& source, const Line& line) {
         const std::string t = trim(raw);
         if (t.rfind(marker, 0) == 0) {
             const auto parts = split(t.substr(marker.size()), '|');
-            if (parts.size() >= 2 && parts[0] + " | " + parts[1] == line.device) {
+            int n = 0;
+            const bool same_n = parts.size() == 4 && std::sscanf(parts[3].c_str(), "%*f GFLOPS at N = %d", &n) == 1 && n == line.n;
+            if (parts.size() >= 2 && parts[0] + " | " + parts[1] == line.device && same_n) {
                 if (!placed) out.push_back(format_line(line));
                 placed = true;
                 continue;
@@ -158,21 +162,40 @@ std::string with_line(const std::string& source, const Line& line) {
     return text;
 }
 
+namespace {
+
+// Of several choices tuned at different N, the one tuned nearest `n` on a log scale (the first of
+// equals); any when n is 0.
+template <typename Entry>
+const Entry* nearest(const std::vector<Entry>& entries, int n, int Entry::*size) {
+    const Entry* best = nullptr;
+    for (const auto& e : entries)
+        if (!best || (n > 0 && std::fabs(std::log(double(e.*size) / n)) < std::fabs(std::log(double(best->*size) / n)))) best = &e;
+    return best;
+}
+
+}  // namespace
+
 std::optional<Choice> student_choice(const std::string& source, const std::string& device_key,
-                                     const std::vector<Choice>& candidates, std::string* why) {
+                                     const std::vector<Choice>& candidates, std::string* why, int n) {
     std::vector<std::string> unreadable;
     const auto lines = read_lines(source, &unreadable);
     std::vector<std::string> others;
+    std::vector<Line> mine;
     for (const auto& l : lines) {
         if (l.device != device_key) {
-            others.push_back(l.device);
+            if (std::find(others.begin(), others.end(), l.device) == others.end()) others.push_back(l.device);
             continue;
         }
-        if (is_candidate(l.choice, candidates)) return l.choice;
+        if (is_candidate(l.choice, candidates) && l.n > 0) {
+            mine.push_back(l);
+            continue;
+        }
         if (why) *why = fmt::format("your tuned line for this device ({}) is not one of this exercise's candidates here: "
                                     "ignored (run `workbook tune` again)", l.choice.text());
         return std::nullopt;
     }
+    if (const Line* l = nearest(mine, n, &Line::n)) return l->choice;
     if (why) {
         if (!unreadable.empty())
             *why = fmt::format("a tuned line in your kernel cannot be read, {}: ignored", unreadable.front());
@@ -192,7 +215,7 @@ std::string reference_file() {
 }
 
 std::optional<Choice> reference_choice(const std::string& exercise, const std::string& device_key,
-                                       const std::vector<Choice>& candidates, std::string* why) {
+                                       const std::vector<Choice>& candidates, std::string* why, int n) {
     const std::string file = reference_file();
     if (!std::filesystem::exists(file)) {
         if (why) *why = fmt::format("the solution is not tuned on this device ({} has no entry)", file);
@@ -200,15 +223,26 @@ std::optional<Choice> reference_choice(const std::string& exercise, const std::s
     }
     try {
         const auto t = toml::parse_file(file);
-        const auto text = t[exercise][device_key]["choice"].value<std::string>();
-        if (!text) {
+        const auto* entries = t[exercise][device_key].as_table();
+        if (!entries || entries->empty()) {
             if (why) *why = fmt::format("the solution is not tuned on this device ({} has no entry for it)", file);
             return std::nullopt;
         }
+        // One entry per N tuned at ("N=2048"); the one nearest n.
+        struct Entry {
+            std::string text;
+            int n = 0;
+        };
+        std::vector<Entry> all;
+        for (const auto& [key, value] : *entries)
+            if (const auto* e = value.as_table())
+                all.push_back({(*e)["choice"].value_or(std::string()), static_cast<int>((*e)["n"].value_or(int64_t{0}))});
+        const Entry* best = nearest(all, n, &Entry::n);
         std::string bad;
-        const auto c = parse(*text, &bad);
-        if (c && is_candidate(*c, candidates)) return c;
-        if (why) *why = fmt::format("{}'s entry for this device ({}) is not one of the candidates: ignored", file, *text);
+        const auto c = best ? parse(best->text, &bad) : std::nullopt;
+        if (c && best->n > 0 && is_candidate(*c, candidates)) return c;
+        if (why) *why = fmt::format("{}'s entry for this device ({}) is not one of the candidates: ignored", file,
+                                    best ? best->text : std::string("unreadable"));
     } catch (const toml::parse_error& e) {
         if (why) *why = fmt::format("{} cannot be read ({}): ignored", file, e.description());
     }
@@ -220,11 +254,13 @@ void store_reference_choice(const std::string& exercise, const Line& line) {
     toml::table t;
     if (std::filesystem::exists(file)) t = toml::parse_file(file);
     if (!t[exercise].is_table()) t.insert_or_assign(exercise, toml::table{});
+    auto& per_exercise = *t[exercise].as_table();
+    if (!per_exercise[line.device].is_table()) per_exercise.insert_or_assign(line.device, toml::table{});
     toml::table entry;
     entry.insert("choice", line.choice.text());
     entry.insert("gflops", line.gflops);
     entry.insert("n", line.n);
-    t[exercise].as_table()->insert_or_assign(line.device, std::move(entry));
+    per_exercise[line.device].as_table()->insert_or_assign(fmt::format("N={}", line.n), std::move(entry));
     std::filesystem::create_directories(std::filesystem::absolute(file).parent_path());
     const std::string partial = file + ".partial";
     {

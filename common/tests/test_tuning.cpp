@@ -48,6 +48,14 @@ TEST_CASE("a kernel's tuned lines: this device's replaced, the others kept, a ne
     CHECK(lines[0].choice == shape(32, 1));
     CHECK(lines[1].choice == shape(128, 1));
     CHECK(tuning::with_line(both, again).find("__kernel void mmul() {}\n") != std::string::npos);
+    // Tuned here at another N: a line of its own, and the check's N chooses between them.
+    const std::string sized = tuning::with_line(tuning::with_line(both, again), {here, shape(64, 1), 31, 2048});
+    REQUIRE(tuning::read_lines(sized).size() == 3);
+    const std::vector<tuning::Choice> all{shape(32, 1), shape(64, 1), shape(64, 0), shape(128, 1)};
+    CHECK(tuning::student_choice(sized, here, all, nullptr, 512) == shape(32, 1));
+    CHECK(tuning::student_choice(sized, here, all, nullptr, 1792) == shape(64, 1));
+    CHECK(tuning::student_choice(sized, here, all, nullptr, 1000) == shape(32, 1));  // 1000 is nearer 512 than 2048 on a log scale
+    CHECK(tuning::student_choice(sized, here, all, nullptr, 1100) == shape(64, 1));
 }
 
 TEST_CASE("the student's choice: only this device's line, only a candidate, and why not otherwise") {
@@ -84,6 +92,10 @@ TEST_CASE("the reference file: stored per exercise and device, read back, other 
     CHECK(tuning::reference_choice("20_sgemm_tune", here, candidates, &why) == shape(64, 0));
     CHECK(tuning::reference_choice("20_sgemm_tune", there, candidates, &why) == shape(128, 1));
     CHECK_FALSE(tuning::reference_choice("21_other", here, candidates, &why));
+    // Tuned again at another N: kept beside the first, the nearest chosen.
+    tuning::store_reference_choice("20_sgemm_tune", {here, shape(64, 1), 30, 2048});
+    CHECK(tuning::reference_choice("20_sgemm_tune", here, candidates, &why, 600) == shape(64, 0));
+    CHECK(tuning::reference_choice("20_sgemm_tune", here, candidates, &why, 2304) == shape(64, 1));
     // An entry that is no longer a candidate (the list changed) is passed over.
     CHECK_FALSE(tuning::reference_choice("20_sgemm_tune", there, {shape(64, 1)}, &why));
     CHECK(why.find("not one of the candidates") != std::string::npos);

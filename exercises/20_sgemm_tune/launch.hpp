@@ -84,20 +84,20 @@ inline matmul::Rung rung(const tuning::Choice& c) {
     return r;
 }
 
-// A rung that makes its choice for the device it runs on, when it first builds: the demo's (the
-// student's tuned line for the device) and the bench's (the reference's tuned choice).
-inline matmul::Rung rung_choosing(std::function<tuning::Choice(const cl::Device&)> pick) {
+// A rung that makes its choice for the device it runs on and N: the demo's (the student's tuned
+// line for the device nearest N) and the bench's (the reference's tuned choice).
+inline matmul::Rung rung_choosing(std::function<tuning::Choice(const cl::Device&, int n)> pick) {
     matmul::Rung r = rung(choice(ex19::big_block, true));
     r.build_options = "-cl-fast-relaxed-math";
-    r.size_options = [pick](const cl::Device& device, int) { return pick(device).options(); };
-    r.launch = [pick](const cl::Device& device, const cl::Kernel& kernel, int n) { return rung(pick(device)).launch(device, kernel, n); };
+    r.size_options = [pick](const cl::Device& device, int n) { return pick(device, n).options(); };
+    r.launch = [pick](const cl::Device& device, const cl::Kernel& kernel, int n) { return rung(pick(device, n)).launch(device, kernel, n); };
     return r;
 }
 
-// The reference's choice on a device: tuned by the instructor (tuning::reference_choice), else
-// the untuned one.
-inline tuning::Choice reference_or_default(const cl::Device& device) {
-    const auto tuned = tuning::reference_choice(this_rung, tuning::device_key(device), candidates(device), nullptr);
+// The reference's choice on a device at N: tuned by the instructor nearest N
+// (tuning::reference_choice), else the untuned one.
+inline tuning::Choice reference_or_default(const cl::Device& device, int n) {
+    const auto tuned = tuning::reference_choice(this_rung, tuning::device_key(device), candidates(device), nullptr, n);
     return tuned ? *tuned : default_choice(device);
 }
 

@@ -45,20 +45,21 @@ std::string format_line(const Line& line);
 // The tuned lines of a kernel source; a line that starts "// tuned:" but cannot be read is named
 // in `unreadable` (with why), never half-used.
 std::vector<Line> read_lines(const std::string& source, std::vector<std::string>* unreadable = nullptr);
-// `source` with this device's line replaced by `line` (or added after the other tuned lines, or
-// at the top); other devices' lines are kept.
+// `source` with this device's line for line.n replaced by `line` (or added after the other tuned
+// lines, or at the top); other devices' and other sizes' lines are kept.
 std::string with_line(const std::string& source, const Line& line);
 
-// The choice a kernel source holds for `device_key` among `candidates`, or nullopt with `why`
-// saying why none is used (none tuned, tuned for other devices only, not a candidate).
+// The choice a kernel source holds for `device_key` among `candidates`, tuned at the N nearest
+// `n` (on a log scale: a line per device and N, as the best shape depends on both), or nullopt
+// with `why` saying why none is used (none tuned, tuned for other devices only, not a candidate).
 std::optional<Choice> student_choice(const std::string& source, const std::string& device_key,
-                                     const std::vector<Choice>& candidates, std::string* why);
+                                     const std::vector<Choice>& candidates, std::string* why, int n = 0);
 
-// The instructor's file of reference choices, and its entry for an exercise on a device (nullopt
-// with `why` when there is none, or it is no longer a candidate).
+// The instructor's file of reference choices, and its entry for an exercise on a device, tuned at
+// the N nearest `n` (nullopt with `why` when there is none, or it is no longer a candidate).
 std::string reference_file();
 std::optional<Choice> reference_choice(const std::string& exercise, const std::string& device_key,
-                                       const std::vector<Choice>& candidates, std::string* why);
+                                       const std::vector<Choice>& candidates, std::string* why, int n = 0);
 void store_reference_choice(const std::string& exercise, const Line& line);
 
 }  // namespace workbook::tuning

@@ -175,10 +175,10 @@ void check_matmul_traffic(const SpeedSpec& spec);
 // A rung whose block shape is a choice of build options, tuned per device (exercise 20,
 // tuning.hpp). The shapes it is graded at, chosen on the graded device in the checker alike on the
 // device and under the race pass (so the race pass checks each shape the device runs):
-//  - the student's: the `// tuned:` line of their kernel for this device, when it is a candidate;
-//    else the reference's;
-//  - the reference's: the instructor's tuned entry for this device (tuning::reference_choice),
-//    else the untuned default;
+//  - the student's: the `// tuned:` line of their kernel for this device tuned nearest the speed
+//    check's N, when it is a candidate; else the reference's;
+//  - the reference's: the instructor's tuned entry for this device nearest that N
+//    (tuning::reference_choice), else the untuned default;
 //  - one more, drawn from the seed among the candidates of at most 64 rows (cheap to simulate)
 //    that prefetch the other way from the student's, so that both loops are always graded.
 // The untuned default stands in for a reference never tuned on this device.
@@ -192,6 +192,7 @@ struct TunedSpec {
 };
 struct TunedPlan {
     std::string device_key;
+    int n = 0;  // the speed check's N: the tuned choices nearest it are used
     tuning::Choice student, reference, untuned;
     std::optional<tuning::Choice> other;
     std::string student_from, reference_from;  // where each came from, in words
