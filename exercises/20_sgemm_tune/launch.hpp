@@ -30,6 +30,8 @@ inline ex18::Shape shape_of(const tuning::Choice& c) {
     return {u("TSM"), u("TSN"), u("TSK"), u("WPTM"), u("WPTN"), u("PAD")};
 }
 inline std::size_t sets_of(const tuning::Choice& c) { return c.get("PREFETCH") ? 2 : 1; }
+// The bytes of one set of a choice's tiles.
+inline std::size_t one_set_bytes(const tuning::Choice& c) { return ex18::local_floats(shape_of(c), 1) * sizeof(float); }
 
 // What the tuner tries: exercise 19's two blocks with and without prefetching, and smaller ones
 // (more groups for a device with many compute units at small N, fewer registers a work-item, less

@@ -28,6 +28,16 @@ Choice requested(const cl::Device& device, const workbook::runner::Message& requ
 const workbook::runner::Operation matmul("matmul", [](const workbook::runner::Message& request) {
     return workbook::runner::run_matmul(ex20::rung(requested(workbook::runner::device().choice.device, request)), request);
 });
+// The local memory the kernel declares when built for the requested shape: asked of a fresh
+// runner before anything of the student's has run in it, so the answer is the device's.
+const workbook::runner::Operation local_memory("local_memory", [](const workbook::runner::Message& request) {
+    auto& device = workbook::runner::device().choice.device;
+    const auto r = ex20::rung(requested(device, request));
+    const cl::Kernel kernel(workbook::runner::program(r.kernel_file, r.options_for(device, 64)), "mmul");
+    workbook::runner::Message reply;
+    reply.numbers["bytes"] = static_cast<double>(kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device));
+    return reply;
+});
 // Only the upload names a shape; the launch and download steps use what the upload built.
 const workbook::runner::Operation timed("matmul_timed", [](const workbook::runner::Message& request) {
     const auto r = ex20::rung(requested(workbook::runner::device().choice.device, request));

@@ -13,7 +13,8 @@
 namespace {
 namespace ex20 = workbook::ex20;
 const workbook::testing::TunedSpec spec{.exercise = ex20::this_rung, .candidates = ex20::candidates,
-                                        .default_choice = ex20::default_choice, .rung = ex20::rung};
+                                        .default_choice = ex20::default_choice, .rung = ex20::rung,
+                                        .one_set_bytes = ex20::one_set_bytes};
 const workbook::testing::TunerRegistration tuner([] { return workbook::testing::run_tuner(spec); });
 }  // namespace
 

@@ -98,6 +98,24 @@ void check_tuned_kernel(const TunedSpec& spec) {
                         p.reference.text(), p.reference_from));
     for (const auto& c : p.graded())
         if (!check_matmul_kernel(spec.rung(c), c.text())) return;  // one clear failure beats a screenful
+    // Without prefetching the kernel keeps one set of tiles: a kernel that always prefetches (exercise
+    // 19's) is correct at every shape but ignores the choice the tuner makes. Its declared local
+    // memory says which, asked of a runner of its own before any of its launches (a kernel that
+    // has run could have written anything into its runner's memory).
+    if (race_pass() || !spec.one_set_bytes) return;
+    for (const auto& c : p.graded()) {
+        if (c.get("PREFETCH") != 0) continue;
+        runner::Client fresh;
+        runner::Message ask;
+        ask.text["shape"] = c.text();
+        const auto bytes = static_cast<std::size_t>(fresh.call("local_memory", ask).num("bytes"));
+        const std::size_t one_set = spec.one_set_bytes(c);
+        CHECK_MESSAGE(bytes <= one_set + 64,
+                      fmt::format("built with {}, your kernel declares {} bytes of local memory, but one set of its tiles "
+                                  "is {} bytes: without prefetching (PREFETCH=0) the kernel must keep one set (SETS = "
+                                  "PREFETCH + 1), or the tuner's choice means nothing. ({})",
+                                  c.text(), bytes, one_set, repeat_hint()));
+    }
 }
 
 void check_tuned_speed(const TunedSpec& spec) {

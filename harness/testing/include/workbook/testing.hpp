@@ -187,6 +187,9 @@ struct TunedSpec {
     std::function<std::vector<tuning::Choice>(const cl::Device&)> candidates;
     std::function<tuning::Choice(const cl::Device&)> default_choice;
     std::function<matmul::Rung(const tuning::Choice&)> rung;
+    // The bytes of one set of a choice's tiles: a shape that does not prefetch may declare no more
+    // local memory (an empty function: not checked).
+    std::function<std::size_t(const tuning::Choice&)> one_set_bytes;
     double of_reference = 0.85;  // the speed check's bar: this fraction of the reference's speed
     int rounds = 9;              // timed rounds of the speed check, after one to warm up
 };
@@ -200,7 +203,8 @@ struct TunedPlan {
 };
 // Throws workbook::Error when no graded device answers.
 TunedPlan plan_tuned(const TunedSpec& spec);
-// Correct at every shape of the plan (check_matmul_kernel at each).
+// Correct at every shape of the plan (check_matmul_kernel at each), and at a shape that does not
+// prefetch, no more local memory than one set of tiles (one_set_bytes).
 void check_tuned_kernel(const TunedSpec& spec);
 // The student's kernel at their shape against the reference at its own, taking turns on fresh
 // inputs, each C checked, judged by the fastest round: at least `of_reference` of its speed.
