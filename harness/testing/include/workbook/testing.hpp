@@ -204,11 +204,13 @@ struct TunedPlan {
 // Throws workbook::Error when no graded device answers.
 TunedPlan plan_tuned(const TunedSpec& spec);
 // Correct at every shape of the plan (check_matmul_kernel at each), and at a shape that does not
-// prefetch, no more local memory than one set of tiles (one_set_bytes).
-void check_tuned_kernel(const TunedSpec& spec);
+// prefetch, no more local memory than one set of tiles (one_set_bytes). True when all of it held:
+// the speed check runs it first and is spent only on such a kernel (a starter whose given
+// prefetching loop is fast must not score for speed with its own loop unwritten).
+bool check_tuned_kernel(const TunedSpec& spec);
 // The student's kernel at their shape against the reference at its own, taking turns on fresh
-// inputs, each C checked, judged by the fastest round: at least `of_reference` of its speed.
-// Left out under the simulator.
+// inputs, each C checked, judged by the fastest round: at least `of_reference` of its speed;
+// after check_tuned_kernel, and only when that passed. Left out under the simulator.
 void check_tuned_speed(const TunedSpec& spec);
 // The tuner (`workbook tune NN`), run by the test program instead of its test cases when
 // WORKBOOK_TUNE names a file: every candidate of the student's kernel (or, with
