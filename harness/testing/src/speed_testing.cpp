@@ -203,8 +203,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
     std::vector<float> probe;
     solution.run(1, {1.0f}, {1.0f}, &probe, true);  // only to learn the device type: its time is not used
     const bool cpu = solution.device_type == "cpu";
-    int n = cpu ? 512 : 2048 + 128 * static_cast<int>(rng("matmul-speed size").next_u64() % 5) - 256;
-    if (const char* e = std::getenv("WORKBOOK_SPEED_N"); e && std::atoi(e) > 0) n = std::atoi(e);
+    const int n = speed_check_n(cpu);
     SpeedTimes times;
     const auto time_round = [&](int round) {
         const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);

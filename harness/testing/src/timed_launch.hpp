@@ -3,17 +3,29 @@
 #pragma once
 
 #include "workbook/errors.hpp"
+#include "workbook/test_seed.hpp"
 #include "workbook/runner.hpp"
 #include "workbook/timing.hpp"
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
 namespace workbook::testing {
+
+// The speed checks' N: on a GPU drawn from the seed among 1792, 1920, 2048, 2176 and 2304
+// (launches of milliseconds; a multiple of 128, so every rung's block leaves the remainder the
+// race pass's whole-group mirror checks), or the middle, 2048, where `drawn` is false (the tuner);
+// on a CPU 512. WORKBOOK_SPEED_N overrides both.
+inline int speed_check_n(bool cpu, bool drawn = true) {
+    int n = cpu ? 512 : !drawn ? 2048 : 2048 + 128 * static_cast<int>(rng("matmul-speed size").next_u64() % 5) - 256;
+    if (const char* e = std::getenv("WORKBOOK_SPEED_N"); e && std::atoi(e) > 0) n = std::atoi(e);
+    return n;
+}
 
 constexpr float guard_value = 1234.5f;
 constexpr std::size_t guard = 1024;

@@ -39,14 +39,6 @@ cl::Device graded_device_or_throw() {
     return *device;
 }
 
-// The speed check's size: on a GPU drawn from the seed among 1792-2304, as the track's speed
-// checks (the tuner takes the middle, 2048), 512 on a CPU; WORKBOOK_SPEED_N overrides it.
-int speed_n(bool cpu, bool drawn = true) {
-    int n = cpu ? 512 : !drawn ? 2048 : 2048 + 128 * static_cast<int>(rng("matmul-speed size").next_u64() % 5) - 256;
-    if (const char* e = std::getenv("WORKBOOK_SPEED_N"); e && std::atoi(e) > 0) n = std::atoi(e);
-    return n;
-}
-
 bool is_cpu(const cl::Device& device) { return (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0; }
 
 }  // namespace
@@ -64,7 +56,7 @@ TunedPlan plan_tuned(const TunedSpec& spec) {
     p.device_key = tuning::device_key(device);
     // The choices tuned nearest the speed check's N (drawn from the seed, so under the race pass
     // too): the best shape depends on N as well as on the device.
-    p.n = speed_n(is_cpu(device));
+    p.n = speed_check_n(is_cpu(device));
     const auto all = spec.candidates(device);
     p.untuned = spec.default_choice(device);
     std::string why;
@@ -180,7 +172,7 @@ int run_tuner(const TunedSpec& spec) {
         const cl::Device device = graded_device_or_throw();
         const std::string key = tuning::device_key(device);
         const bool cpu = is_cpu(device);
-        const int n = speed_n(cpu, false);
+        const int n = speed_check_n(cpu, false);
         const auto all = spec.candidates(device);
         runner::Client reference_client({}, false);
         runner::Client& client = of_reference ? reference_client : runner::client();
