@@ -69,17 +69,29 @@ for r in before after; do  # total (second-to-last column) short of max (the las
     [ -z "$short" ] || echo "WARNING ($r): not full marks: $short(see $work/$r/reports)" >&2
 done
 
-python3 - "$work" "$n" "$before" "$after" <<'EOF'
+python3 - "$work" "$n" "$before" "$after" "$(nproc)" <<'EOF'
 import json, sys
-work, n, before, after = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+work, n, before, after, cores = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 b = json.load(open(f"{work}/before/phases.json"))
 a = json.load(open(f"{work}/after/phases.json"))
-print(f"\n{n} submissions; seconds per phase summed over threads (preparing and race passes run beside testing)")
-print(f"{'phase':<36} {'before':>9} {'after':>9} {'per sub. before':>16} {'per sub. after':>15}")
+print(f"\n{n} submissions; per phase, wall seconds summed over threads (preparing and race passes run beside")
+print("testing) and processor seconds (the grader's threads and every process they waited for)")
+print(f"{'phase':<36} {'wall before':>11} {'wall after':>10} {'CPU before':>10} {'CPU after':>9} {'CPU/sub. after':>14}")
+cpu_b = cpu_a = 0.0
 for phase in list(dict.fromkeys(list(b) + list(a))):
-    sb = b.get(phase, {}).get("seconds", 0.0)
-    sa = a.get(phase, {}).get("seconds", 0.0)
-    print(f"{phase:<36} {sb:>9.1f} {sa:>9.1f} {sb / n:>16.2f} {sa / n:>15.2f}")
-print(f"{'wall time of the run':<36} {before:>9.1f} {after:>9.1f} {before / n:>16.2f} {after / n:>15.2f}")
+    wb, wa = b.get(phase, {}).get("seconds", 0.0), a.get(phase, {}).get("seconds", 0.0)
+    cb, ca = b.get(phase, {}).get("cpu_seconds", 0.0), a.get(phase, {}).get("cpu_seconds", 0.0)
+    cpu_b, cpu_a = cpu_b + cb, cpu_a + ca
+    print(f"{phase:<36} {wb:>11.1f} {wa:>10.1f} {cb:>10.1f} {ca:>9.1f} {ca / n:>14.2f}")
+print(f"{'processor time in all':<36} {'':>11} {'':>10} {cpu_b:>10.1f} {cpu_a:>9.1f} {cpu_a / n:>14.2f}")
+print(f"{'wall time of the run':<36} {before:>11.1f} {after:>10.1f}")
 print(f"goal: {n} submissions in {n * 15} s (15 s each)")
+# The floor: the work a class needs, spread over every core with nothing idle. The "(once)" phases
+# (the reference runs, the header) are paid once per run, whatever the class's size.
+once = sum(v.get("cpu_seconds", 0.0) for k, v in a.items() if "(once)" in k)
+per_sub = (cpu_a - once) / n
+for m in dict.fromkeys((n, 40)):
+    need = once + m * per_sub
+    print(f"floor for {m} such submissions: {need:.0f} processor seconds = {need / cores:.0f} s of wall time "
+          f"on these {cores} cores at best; 10 minutes needs at least {need / 600:.1f} cores")
 EOF

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -28,6 +29,11 @@ std::string ProcessResult::status() const {
 }
 
 namespace {
+
+// This thread's waited-for children, in processor seconds (see thread_work_cpu_seconds).
+thread_local double children_cpu_seconds = 0.0;
+
+double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
 
 ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                     const std::vector<std::string>& extra_env, const ProcessLimits* limits, std::size_t output_cap) {
@@ -136,10 +142,13 @@ ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseco
     }
     close(fds[0]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    rusage usage{};
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
     kill(-pid, SIGKILL);  // whatever it forked and left behind goes too
     result.seconds = clock.seconds();
+    result.cpu_seconds = seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime);
+    children_cpu_seconds += result.cpu_seconds;
     if (!result.timed_out) {
         if (WIFSIGNALED(status)) {
             result.signaled = true;
@@ -152,6 +161,14 @@ ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseco
 }
 
 }  // namespace
+
+double thread_work_cpu_seconds() {
+    timespec own{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own);
+    return static_cast<double>(own.tv_sec) + static_cast<double>(own.tv_nsec) * 1e-9 + children_cpu_seconds;
+}
+
+void count_thread_work_cpu(double seconds) { children_cpu_seconds += seconds; }
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const std::vector<std::string>& extra_env, std::size_t output_cap) {

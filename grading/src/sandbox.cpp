@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -121,7 +122,37 @@ ProcessResult Sandbox::run(const std::vector<std::string>& argv, std::chrono::mi
     }
     std::vector<std::string> full = with.wrapper();
     full.insert(full.end(), argv.begin(), argv.end());
+    const CpuCharge charge(*this);
     return run_process(full, timeout, {}, output_cap);
+}
+
+double cgroups_cpu_seconds(const std::vector<std::string>& procs) {
+    double seconds = 0;
+    for (const auto& p : procs) {
+        const std::filesystem::path group = std::filesystem::path(p).parent_path();
+        if (std::ifstream v1(group / "cpuacct.usage"); v1) {
+            double ns = 0;
+            if (v1 >> ns) seconds += ns * 1e-9;
+        } else if (std::ifstream v2(group / "cpu.stat"); v2) {
+            std::string key;
+            double value = 0;
+            while (v2 >> key >> value)
+                if (key == "usage_usec") {
+                    seconds += value * 1e-6;
+                    break;
+                }
+        }
+    }
+    return seconds;
+}
+
+CpuCharge::CpuCharge(const Sandbox& box) {
+    if (box.namespaces) procs_ = box.cgroups;
+    if (!procs_.empty()) start_ = cgroups_cpu_seconds(procs_);
+}
+
+CpuCharge::~CpuCharge() {
+    if (!procs_.empty()) count_thread_work_cpu(std::max(0.0, cgroups_cpu_seconds(procs_) - start_));
 }
 
 std::string sandbox_problem() {

@@ -112,6 +112,7 @@ Grader::Tested Grader::test(const Exercise& ex, const Prepared& p) {
     if (o_.share_work) spec.reference_cache = expected_cache();
     const GradedRun run = [&] {
         const PhaseTimes::Scope timed(phases_, "graded tests");
+        const CpuCharge runners(box);
         return run_graded_test(spec);
     }();
     const auto& r = run.process;
@@ -172,7 +173,11 @@ Grader::Tested Grader::test(const Exercise& ex, const Prepared& p) {
                     none.run.timed_out = true;
                     return none;
                 }
-                auto r = run_race_pass(spec, race_box.wrapper());
+                race::Result r;
+                {
+                    const CpuCharge runners(race_box);
+                    r = run_race_pass(spec, race_box.wrapper());
+                }
                 budget->spend(r.run.seconds);
                 if (!key.empty() && r.clean()) clean_races_[key] = r;
                 // The second pass runs the instructor's runner (no student host code) with the
@@ -234,7 +239,11 @@ Grader::Tested Grader::test(const Exercise& ex, const Prepared& p) {
 race::Result Grader::with_kernels_alone(race::Result own, GradedRunSpec spec, const Sandbox& box, const Exercise& ex) {
     spec.runner = tree_.runner_binary(ex).string();
     spec.cases = "*kernel:*";  // the cases that call the kernels directly, by their names
-    race::Result alone = run_race_pass(spec, box.wrapper());
+    race::Result alone;
+    {
+        const CpuCharge runners(box);
+        alone = run_race_pass(spec, box.wrapper());
+    }
     if (alone.run.passed() && std::regex_search(alone.run.output, std::regex(R"(test cases:\s+0\s)")))
         throw Error(fmt::format("{}: no test case of its checker is named \"... kernel: ...\", so its kernels cannot be "
                                 "race-checked apart from the student's host code.\nFix: name the checker's test "

@@ -220,6 +220,12 @@ if [ "$mode" = sandbox ]; then
     grep -q '"seed kernel cache"' "$work/shared-out/phases.json" && grep -q '"prebuild kernels (one process)"' "$work/shared-out/phases.json" ||
         fail "kernels were not built ahead (the instructor's cache for ann and ben, kernel-prebuild for cat and dan): $(cat "$work/shared-out/phases.json")"
     grep -q "where the time went" "$work/shared.log" || fail "no phase table at the end of the run"
+    # Processor seconds per phase: four graded runs of a matmul rung and a race pass cannot cost
+    # nothing (a reaping that lost the children's usage would read 0 here).
+    python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["graded tests"]["cpu_seconds"] > 0.5 and p["race pass (Oclgrind)"]["cpu_seconds"] > 0.5, p' \
+        "$work/shared-out/phases.json" || fail "no processor seconds in the phase table: $(cat "$work/shared-out/phases.json")"
     echo "ok: identical kernels share a clean race pass; a kernel without its barrier, otherwise the same, gets 0"
 fi
 

@@ -18,6 +18,9 @@ struct ProcessResult {
     std::string output;      // stdout and stderr interleaved, at most the cap
     std::size_t dropped_bytes = 0;
     double seconds = 0.0;
+    // Processor time (user + system) of the child and of every descendant it waited for: the
+    // grader's phase table counts work in these, since wall time on a loaded machine says little.
+    double cpu_seconds = 0.0;
     bool passed() const { return !signaled && !timed_out && exit_code == 0; }
     // "exit 1", "killed by signal 11 (SIGSEGV)", "timed out after 60 s"
     std::string status() const;
@@ -38,6 +41,15 @@ struct ProcessLimits {
 };
 ProcessResult run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const ProcessLimits& limits, std::size_t output_cap = 1 << 20);
+
+// Processor seconds spent by the calling thread itself and by every child that a run_process or
+// run_bounded call on this thread waited for (with their waited-for descendants). Differences of
+// two readings on one thread give one piece of work's cost, whatever ran on other threads.
+double thread_work_cpu_seconds();
+// Adds processor seconds that this thread's work cost but no wait reported: processes that a
+// sandbox's PID namespace reaped itself (bubblewrap's reaper hands no usage up), measured by the
+// caller through their cgroup.
+void count_thread_work_cpu(double seconds);
 
 // The full path of `program` in a folder of PATH where it is executable, or "" when none has it.
 std::string find_on_path(const std::string& program);

@@ -190,7 +190,7 @@ Client::Client(std::vector<std::string> command, bool wrapped, Observer observer
     if (captured_ < 0) throw ProtocolError(fmt::format("cannot create the runner's output file: {}", std::strerror(errno)));
 }
 Client::~Client() {
-    stop();
+    close();
     if (captured_ >= 0) ::close(captured_);
 }
 
@@ -291,11 +291,23 @@ void Client::start() {
     from_runner_ = replies[0];
 }
 
-void Client::stop() {
+void Client::close(std::chrono::milliseconds grace) { stop(grace); }
+
+void Client::stop(std::chrono::milliseconds grace) {
     if (to_runner_ >= 0) ::close(to_runner_);
     if (from_runner_ >= 0) ::close(from_runner_);
     to_runner_ = from_runner_ = -1;
     if (pid_ > 0) {
+        // A runner reads the closed pipe as its end and leaves at once; one that does not is killed.
+        const auto until = std::chrono::steady_clock::now() + grace;
+        while (std::chrono::steady_clock::now() < until) {
+            const pid_t done = ::waitpid(pid_, nullptr, WNOHANG);
+            if (done == pid_ || (done < 0 && errno != EINTR)) {
+                pid_ = -1;
+                return;
+            }
+            ::usleep(2000);
+        }
         ::kill(pid_, SIGKILL);
         while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
         }
@@ -361,9 +373,18 @@ const std::string& Client::device_description() {
     return device_;
 }
 
+namespace {
+bool client_made = false;
+}
+
 Client& client() {
     static Client c;
+    client_made = true;
     return c;
+}
+
+void close_client() {
+    if (client_made) client().close();
 }
 
 bool configured() {

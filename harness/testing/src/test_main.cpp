@@ -140,6 +140,8 @@ int main(int argc, char** argv) {
                                             ? workbook::testing::registered_tuner()()
                                             : (std::cout << "This exercise has no tuner (WORKBOOK_TUNE is set)\n", 2))
                                      : context.run();
+    // The runner leaves first and is reaped (its processor time then counts to our parent).
+    workbook::runner::close_client();
     // Leave without destroying the static OpenCL objects: some implementations (Oclgrind 21.10)
     // corrupt their heap when those are released during exit, turning a pass into a crash.
     std::cout << std::flush;

@@ -41,6 +41,9 @@ private:
     BudgetLimits limits_;
     int version_ = 0;                    // 1 or 2; 0: none
     std::vector<std::string> parents_;   // v2: one; v1: memory, pids
+    // v1: the run's cpuacct group, where the machine mounts one ("" else): processor time per
+    // submission for the phase table (v2 counts it in every group).
+    std::string cpu_parent_;
     std::string why_no_cgroups_, why_no_tmpfs_;
 };
 

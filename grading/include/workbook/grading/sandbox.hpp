@@ -45,6 +45,25 @@ struct Sandbox {
                       const std::vector<std::string>& env = {}, std::size_t output_cap = 64 * 1024) const;
 };
 
+// Processor seconds so far of the cgroups whose cgroup.procs files are `procs` (v1 cpuacct.usage,
+// v2 cpu.stat's usage_usec; a group without either counts 0).
+double cgroups_cpu_seconds(const std::vector<std::string>& procs);
+
+// For as long as it lives, what `box`'s processes spend in its cgroups is counted to this
+// thread's work (count_thread_work_cpu): inside bubblewrap no wait reports it. Nothing where the
+// box has no namespaces (the waits report it) or no cgroups (then it is not known).
+class CpuCharge {
+public:
+    explicit CpuCharge(const Sandbox& box);
+    ~CpuCharge();
+    CpuCharge(const CpuCharge&) = delete;
+    CpuCharge& operator=(const CpuCharge&) = delete;
+
+private:
+    std::vector<std::string> procs_;
+    double start_ = 0;
+};
+
 // The system part of every sandbox's file system: the top-level folders of programs and
 // libraries (or the links to them, on a merged /usr), the GPU's device nodes where there are
 // any, and what the OpenCL loader is told to read. As bwrap arguments.

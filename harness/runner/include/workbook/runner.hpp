@@ -82,12 +82,18 @@ public:
 
     static std::chrono::milliseconds call_timeout();
 
+    // Ends the runner as a finished run should: its pipes closed, it leaves by itself (within
+    // `grace`, else it is killed) and is reaped, so that the processor time it and its sandbox
+    // spent is counted to whoever waits for this checker (the grader's phase table). A later
+    // call starts a fresh runner.
+    void close(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
+
     // What an observed runner wrote to stdout so far, at most `limit` bytes (the first ones).
     std::string captured_stdout(std::size_t limit = std::size_t{1} << 20) const;
 
 private:
     void start();
-    void stop();
+    void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
     std::vector<std::string> command_;
     bool wrapped_ = true;
@@ -100,6 +106,9 @@ private:
 
 // The checker's one client.
 Client& client();
+// Closes the checker's client (Client::close) if it ever started a runner: the checker's last
+// act before it leaves without running destructors.
+void close_client();
 
 // Whether this program has a runner (WORKBOOK_RUNNER is set, or it is a graded test test-*).
 bool configured();
