@@ -9,6 +9,7 @@
 #include "contest/judge.hpp"
 #include "contest/reference.hpp"
 #include "contest/run_one.hpp"
+#include "contest/window.hpp"
 #ifdef WORKBOOK_CONTEST_SERVE
 #include "contest/serve.hpp"
 #include "contest/slurm_jobs.hpp"
@@ -47,6 +48,9 @@ struct ContestArgs {
     double request_deadline_s = 10;
     int time_limit_s = 120, race_time_limit_s = 300;
     std::string gradescope;
+    std::string opens, closes, reason, export_dir;
+    std::int64_t withdraw_id = 0;
+    bool public_board = false, with_sources = false;
 };
 
 std::string naive_baseline(const std::string& root) {
@@ -97,6 +101,19 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                        "kernel chosen on that device")
         ->needs("--reference");
     auto* board = contest->add_subcommand("board", "the leaderboard per device, and across devices when there are two");
+    board->add_flag("--public", a->public_board,
+                    "as the page shows it (while frozen: the runs up to the freeze); default: every run");
+    auto* open = contest->add_subcommand("open", "take entries from now (a contest that had closed opens again)");
+    auto* close = contest->add_subcommand("close", "take no more entries from now (the board stays; judging goes on)");
+    auto* freeze = contest->add_subcommand(
+        "freeze", "the public board stops changing: entries are still taken and judged, shown once the contest closes");
+    auto* withdraw = contest->add_subcommand("withdraw", "hide an entry from every board, keeping it and the reason");
+    withdraw->add_option("ID", a->withdraw_id, "the submission (`workbook contest status` lists them)")->required();
+    withdraw->add_option("--reason", a->reason, "why, kept in its history and the export")->required();
+    auto* export_cmd = contest->add_subcommand(
+        "export", "write the boards, every run, every submission and its history as CSV and JSON into a folder");
+    export_cmd->add_option("DIR", a->export_dir, "a new or empty folder")->required();
+    export_cmd->add_flag("--with-sources", a->with_sources, "also each entry's kernel, as sources/<id>.cl");
     auto* status = contest->add_subcommand("status", "every submission with its status and reason (per device in a zoo)");
     status->add_flag("--history", a->history, "also every state each judging went through, with its time");
     auto* retry = contest->add_subcommand("retry", "queue a zoo's failed judgings again (a Slurm job that failed, was "
@@ -165,6 +182,9 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
                                     "informal mode: ONE upload token shared by everyone, any alias (use --roster for "
                                     "a contest)");
     roster->excludes(token);
+    serve->add_option("--opens", a->opens,
+                      "take entries from this time on (UTC: 2026-11-27T09:00, 09:00 for today, or +30m from now)");
+    serve->add_option("--closes", a->closes, "take no entries from this time on (same forms; `contest close` by hand)");
     serve->add_option("--n", a->judge.ranking_n, "the judge's ranking size N")->capture_default_str();
     serve->add_flag("!--no-race-check", a->judge.race_check,
                     "rank without the Oclgrind race pass (refused otherwise when Oclgrind is missing; the board says "
@@ -248,7 +268,35 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         }
         if (*board) {
             const Style style = Style::for_fd(1);
-            fmt::print("{}", contest::board_text(db, [&](const std::string& t) { return style.bold(t); }));
+            fmt::print("{}", contest::board_text(db, [&](const std::string& t) { return style.bold(t); }, a->public_board));
+            return exit_ok;
+        }
+        if (*open) {
+            const std::string from = db.open_now();
+            const std::string until = db.window().closes;
+            fmt::print("the contest takes entries from {} UTC{}\n", from, until.empty() ? "" : " until " + until + " UTC");
+            return exit_ok;
+        }
+        if (*close) {
+            fmt::print("the contest closed at {} UTC: no more entries (the queue is still judged; `workbook contest open` "
+                       "takes entries again)\n",
+                       db.close_now());
+            return exit_ok;
+        }
+        if (*freeze) {
+            fmt::print("the public board is frozen at {} UTC: entries are still judged and shown once the contest "
+                       "closes (`workbook contest board` shows every run now)\n",
+                       db.freeze_now());
+            return exit_ok;
+        }
+        if (*withdraw) {
+            db.withdraw(a->withdraw_id, a->reason);
+            fmt::print("withdrew submission {}: off every board, kept with its reason\n", a->withdraw_id);
+            return exit_ok;
+        }
+        if (*export_cmd) {
+            const auto written = contest::export_contest(db, a->export_dir, a->with_sources);
+            fmt::print("wrote {} file(s) into {}\n", written, a->export_dir);
             return exit_ok;
         }
         if (*status) {
@@ -295,6 +343,11 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             so.max_per_address = a->max_per_address;
             so.judge_options = a->judge;
             so.devices = a->devices;
+            {
+                const std::string now = db.now();
+                if (!a->opens.empty()) so.opens = contest::parse_contest_time(a->opens, now);
+                if (!a->closes.empty()) so.closes = contest::parse_contest_time(a->closes, now);
+            }
             contest::check_isolation(a->judge);
             contest::check_race_pass(a->judge);
             return contest::serve(so);

@@ -36,9 +36,22 @@ void write_gradescope(const Database& db, const std::string& file) {
                .dump(2);
 }
 
-std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold) {
+std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold,
+                       bool public_view) {
     std::string out;
-    const auto boards = db.board();
+    const auto boards = db.board(public_view);
+    if (const ContestWindow w = db.window(); !w.opens.empty() || !w.closes.empty() || !w.frozen.empty()) {
+        const std::string now = db.now();
+        if (!w.closed_by.empty()) out += fmt::format("The contest closed at {} UTC.\n", w.closes);
+        else if (!w.opens.empty() && now < w.opens) out += fmt::format("The contest opens at {} UTC.\n", w.opens);
+        else out += fmt::format("The contest is open{}.\n", w.closes.empty() ? "" : " until " + w.closes + " UTC");
+        if (!w.frozen.empty() && w.closed_by.empty())
+            out += public_view ? fmt::format("The public board is frozen at {} UTC: this is what it shows.\n", w.frozen)
+                               : fmt::format("The public board is frozen at {} UTC; this view shows every run "
+                                             "(--public: what the page shows).\n",
+                                             w.frozen);
+        out += "\n";
+    }
     if (boards.empty()) out += "No results yet.\n";
     for (const auto& b : boards) {
         // Names come from runs, some judged elsewhere: never raw bytes to a terminal.
@@ -64,13 +77,125 @@ std::string board_text(const Database& db, const std::function<std::string(const
         out += "\n";
     }
     const auto subs = db.submissions();
-    int rejected = 0;
-    for (const auto& s : subs) rejected += s.status == "rejected";
+    int rejected = 0, withdrawn = 0;
+    for (const auto& s : subs) {
+        rejected += s.status == "rejected";
+        withdrawn += s.status == "withdrawn";
+    }
     if (!boards.empty())
         out += "Ranked by speed relative to the reference kernel, timed alternately with each entry on the same\n"
                "inputs; \"=\" marks entries whose spreads overlap (tied within the machine's noise).\n";
-    out += fmt::format("{} submission(s), {} rejected; `workbook contest status` lists them.\n", subs.size(), rejected);
+    out += fmt::format("{} submission(s), {} rejected{}; `workbook contest status` lists them.\n", subs.size(), rejected,
+                       withdrawn ? fmt::format(", {} withdrawn", withdrawn) : std::string());
     return out;
+}
+
+namespace {
+
+// One CSV field: quoted where it must be, and a leading = + - @ (a formula to a spreadsheet;
+// aliases and reasons are other people's text) kept as text by a leading apostrophe.
+std::string csv_field(const std::string& v) {
+    std::string t = v;
+    if (!t.empty() && std::string("=+-@\t\r").find(t[0]) != std::string::npos) t = "'" + t;
+    if (t.find_first_of(",\"\n\r") == std::string::npos) return t;
+    std::string q = "\"";
+    for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string csv_line(const std::vector<std::string>& fields) {
+    std::string line;
+    for (const auto& f : fields) line += (line.empty() ? "" : ",") + csv_field(f);
+    return line + "\n";
+}
+
+std::string number(double x) { return fmt::format("{:.6g}", x); }
+
+}  // namespace
+
+int export_contest(const Database& db, const std::filesystem::path& dir, bool with_sources) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(dir, ec) && (!fs::is_directory(dir, ec) || !fs::is_empty(dir, ec)))
+        throw Error(fmt::format("{} exists and is not an empty folder: export into a new one (nothing is overwritten)",
+                                dir.string()));
+    fs::create_directories(dir / (with_sources ? "sources" : ""), ec);
+    if (ec) throw Error(fmt::format("cannot make {}: {}", dir.string(), ec.message()));
+    int written = 0;
+    const auto write = [&](const fs::path& name, const std::string& text) {
+        std::ofstream out(dir / name, std::ios::binary);
+        out << text;
+        if (!out.flush()) throw Error(fmt::format("cannot write {}", (dir / name).string()));
+        ++written;
+    };
+    using nlohmann::json;
+    // The boards as they stand for the instructor: every run, withdrawn entries off.
+    json boards = json::array();
+    std::string boards_csv = csv_line({"board", "hardware", "rank", "tied", "alias", "ratio", "ratio_low", "ratio_high",
+                                       "gflops", "speedup", "run_at", "submission_id"});
+    for (const auto& b : db.board()) {
+        json rows = json::array();
+        for (const auto& r : b.rows) {
+            rows.push_back({{"rank", r.rank}, {"tied", r.tied}, {"alias", r.alias}, {"ratio", r.ratio},
+                            {"ratio_low", r.ratio_low}, {"ratio_high", r.ratio_high}, {"gflops", r.gflops},
+                            {"speedup", r.speedup}, {"run_at", r.when}, {"submission_id", r.submission_id}});
+            boards_csv += csv_line({b.device, b.hardware, std::to_string(r.rank), r.tied ? "yes" : "no", r.alias,
+                                    number(r.ratio), number(r.ratio_low), number(r.ratio_high), number(r.gflops),
+                                    number(r.speedup), r.when, std::to_string(r.submission_id)});
+        }
+        boards.push_back({{"board", b.device}, {"hardware", b.hardware}, {"rows", std::move(rows)}});
+    }
+    write("boards.json", json{{"boards", std::move(boards)}}.dump(2) + "\n");
+    write("boards.csv", boards_csv);
+
+    json runs = json::array();
+    std::string runs_csv = csv_line({"run", "submission_id", "alias", "board", "device", "driver", "n", "median_s",
+                                     "min_s", "max_s", "gflops", "ratio", "ratio_low", "ratio_high", "repeats", "sizes",
+                                     "build_options", "kernel_hash", "yardstick", "yardstick_median_s", "finished_at"});
+    for (const auto& row : db.runs()) {
+        const Run& r = row.run;
+        runs.push_back({{"run", row.id}, {"submission_id", row.submission_id}, {"alias", row.alias}, {"board", row.board},
+                        {"device", r.device}, {"driver", r.driver}, {"n", r.n}, {"median_s", r.median_s},
+                        {"min_s", r.min_s}, {"max_s", r.max_s}, {"gflops", r.gflops}, {"ratio", r.ratio},
+                        {"ratio_low", r.ratio_low}, {"ratio_high", r.ratio_high}, {"repeats", r.repeats},
+                        {"sizes", r.sizes}, {"build_options", r.build_options}, {"kernel_hash", r.kernel_hash},
+                        {"yardstick", r.yardstick}, {"yardstick_median_s", r.yardstick_median_s},
+                        {"finished_at", r.finished_at}});
+        runs_csv += csv_line({std::to_string(row.id), std::to_string(row.submission_id), row.alias, row.board, r.device,
+                              r.driver, std::to_string(r.n), number(r.median_s), number(r.min_s), number(r.max_s),
+                              number(r.gflops), number(r.ratio), number(r.ratio_low), number(r.ratio_high),
+                              std::to_string(r.repeats), r.sizes, r.build_options, r.kernel_hash, r.yardstick,
+                              number(r.yardstick_median_s), r.finished_at});
+    }
+    write("runs.json", json{{"runs", std::move(runs)}}.dump(2) + "\n");
+    write("runs.csv", runs_csv);
+
+    json subs = json::array();
+    std::string subs_csv = csv_line({"id", "alias", "file_name", "submitted_at", "status", "reason"});
+    for (const auto& sub : db.submissions()) {
+        json history = json::array();
+        for (const auto& e : db.history(sub.id))
+            history.push_back({{"at", e.at}, {"device", e.device}, {"state", e.state}, {"detail", e.detail}});
+        subs.push_back({{"id", sub.id}, {"alias", sub.alias}, {"file_name", sub.file_name},
+                        {"submitted_at", sub.submitted_at}, {"status", sub.status}, {"reason", sub.reason},
+                        {"history", std::move(history)}});
+        subs_csv += csv_line({std::to_string(sub.id), sub.alias, sub.file_name, sub.submitted_at, sub.status, sub.reason});
+        if (with_sources)
+            if (const auto full = db.submission(sub.id)) write(fs::path("sources") / fmt::format("{}.cl", sub.id), full->source);
+    }
+    write("submissions.json", json{{"submissions", std::move(subs)}}.dump(2) + "\n");
+    write("submissions.csv", subs_csv);
+
+    const ContestWindow w = db.window();
+    write("window.json", json{{"opens", w.opens},
+                              {"closes", w.closes},
+                              {"closed_by", w.closed_by},
+                              {"frozen", w.frozen},
+                              {"frozen_after_run", w.frozen_after_run},
+                              {"exported_at", db.now()}}
+                             .dump(2) +
+                             "\n");
+    return written;
 }
 
 // Checked as a Slurm job's result is (implausible_run), against this contest's own settings.

@@ -4,6 +4,7 @@
 
 #include "contest/db.hpp"
 
+#include <filesystem>
 #include <functional>
 #include <string>
 
@@ -13,7 +14,16 @@ struct JudgeOptions;
 
 // Every board, best first, with the cross-device view when there are several; `bold` styles the
 // headings. Every name in it is sanitised (runs may have been judged elsewhere).
-std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold);
+// `public_view`: as the page shows it (Database::board); the heading says when the public board
+// is frozen or the contest not open.
+std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold,
+                       bool public_view = false);
+
+// `contest export DIR`: boards.{csv,json} (every board as it stands, withdrawn entries off it),
+// runs.{csv,json} (every run), submissions.{csv,json} (every entry, its status, reason and
+// history, withdrawals included), window.json, and with `with_sources` sources/<id>.cl. DIR must
+// be new or empty: nothing is overwritten. Returns the number of files written.
+int export_contest(const Database& db, const std::filesystem::path& dir, bool with_sources);
 
 // Gradescope's results.json for the newest submission: full score when it is valid, its GFLOPS in
 // the leaderboard array (higher is better).

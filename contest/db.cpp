@@ -57,6 +57,7 @@ void Database::create_schema() {
     create_identity_schema();
     create_ranking_schema();
     create_zoo_schema();
+    create_window_schema();
 }
 
 // The zoo's tables (contest/zoo.hpp) and the board column of runs. Runs of an older database keep
@@ -164,7 +165,10 @@ std::int64_t Database::queue(const QueueRequest& r) {
         if (c < 0x20 || c == 0x7f) throw Error("the alias may not contain control characters");
     // IMMEDIATE: the limits read and the insert see one state, whatever the judge commits meanwhile.
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    if (!reserved_alias(r.alias)) check_limits(*db_, r);
+    if (!reserved_alias(r.alias)) {
+        check_window();
+        check_limits(*db_, r);
+    }
     // One spelling per identity on the board: the first one used.
     SQLite::Statement first(*db_, "SELECT alias FROM submissions WHERE alias_key = ? ORDER BY id LIMIT 1");
     first.bind(1, r.alias_key);
@@ -261,14 +265,14 @@ void Database::insert_run(std::int64_t submission, const Run& run) {
 void Database::record(std::int64_t submission, const Run& run) {
     SQLite::Transaction t(*db_);
     insert_run(submission, run);
-    SQLite::Statement mark(*db_, "UPDATE submissions SET status = 'done', reason = '' WHERE id = ?");
+    SQLite::Statement mark(*db_, "UPDATE submissions SET status = 'done', reason = '' WHERE id = ? AND status != 'withdrawn'");
     mark.bind(1, submission);
     mark.exec();
     t.commit();
 }
 
 void Database::reject(std::int64_t submission, const std::string& reason) {
-    SQLite::Statement mark(*db_, "UPDATE submissions SET status = 'rejected', reason = ? WHERE id = ?");
+    SQLite::Statement mark(*db_, "UPDATE submissions SET status = 'rejected', reason = ? WHERE id = ? AND status != 'withdrawn'");
     mark.bind(1, reason);
     mark.bind(2, submission);
     mark.exec();
@@ -292,7 +296,7 @@ std::vector<Submission> Database::submissions() const {
     return out;
 }
 
-std::vector<DeviceBoard> Database::board() const {
+std::vector<DeviceBoard> Database::board(bool public_view) const {
     // The best run of each alias on each board, by ratio to the yardstick (then GFLOPS, for runs
     // from before the yardstick); ties go to the earlier run. A zoo's runs are on their device's
     // board, other runs on one board per device and driver.
@@ -303,7 +307,8 @@ std::vector<DeviceBoard> Database::board() const {
             SELECT r.id, r.gflops, r.finished_at, r.submission_id, r.ratio, r.ratio_low, r.ratio_high, sub.alias,
                    CASE WHEN r.board != '' THEN r.board ELSE d.name || ' / ' || d.driver END AS board_key,
                    d.name || ' / ' || d.driver AS hardware
-            FROM runs r JOIN devices d ON d.id = r.device_id JOIN submissions sub ON sub.id = r.submission_id),
+            FROM runs r JOIN devices d ON d.id = r.device_id JOIN submissions sub ON sub.id = r.submission_id
+            WHERE sub.status != 'withdrawn' AND (? = 0 OR r.id <= ?)),
         ordered AS (
             SELECT k.*,
                    ROW_NUMBER() OVER (PARTITION BY k.board_key, k.alias ORDER BY k.ratio DESC, k.gflops DESC, k.id ASC) AS nth,
@@ -312,6 +317,11 @@ std::vector<DeviceBoard> Database::board() const {
         SELECT board_key, alias, gflops, finished_at, submission_id, ratio, ratio_low, ratio_high, hardware
         FROM ordered WHERE nth = 1
         ORDER BY board_first, ratio DESC, gflops DESC, id ASC)");
+    // Frozen and not closed yet: the public sees the runs up to the freeze.
+    const ContestWindow w = public_view ? window() : ContestWindow{};
+    const bool frozen = !w.frozen.empty() && w.closed_by.empty();
+    s.bind(1, frozen ? 1 : 0);
+    s.bind(2, frozen ? w.frozen_after_run : 0);
     std::vector<DeviceBoard> boards;
     std::map<std::string, std::size_t> index;
     std::map<std::string, double> baseline_ratios;

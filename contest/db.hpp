@@ -28,6 +28,21 @@ public:
     using Error::Error;
 };
 
+// An upload refused because the contest is not open (HTTP 403): before it opens or after it closed.
+class ContestClosed : public Error {
+public:
+    using Error::Error;
+};
+
+// When the contest takes entries and what the public board shows (contest/window.hpp). Times are
+// UTC, "2026-11-27T09:00:00"; "" where none was set.
+struct ContestWindow {
+    std::string opens, closes;  // uploads from `opens` (inclusive) until `closes` (exclusive)
+    std::string frozen;         // when the public board stopped changing ("" if never)
+    std::int64_t frozen_after_run = 0;  // the last run it shows while frozen
+    std::string closed_by;      // "time" (its --closes came) or "hand" (`contest close`), once closed
+};
+
 // A student of the roster: one upload token (only its hash is stored), one alias.
 struct Student {
     std::string id, name;
@@ -53,7 +68,32 @@ public:
     void requeue_running();  // at judge start: runs cut short by a kill go back to the queue
     std::optional<Submission> submission(std::int64_t id) const;
     std::vector<Submission> submissions() const;  // newest first, `source` left empty
-    std::vector<DeviceBoard> board() const;
+    // Every board, best first. `public_view`: as the page shows it (while the contest is frozen and
+    // not yet closed, only runs recorded up to the freeze); withdrawn entries are never on it.
+    std::vector<DeviceBoard> board(bool public_view = false) const;
+
+    // The contest's window (contest/window.hpp). Entries are refused outside it (ContestClosed),
+    // except the instructor's reserved aliases.
+    ContestWindow window() const;
+    // Sets either end ("" leaves it as it is); Error when it would close before it opens.
+    void set_window(const std::string& opens, const std::string& closes);
+    // By hand: opens now (if not open yet) / closes now (if not closed yet). Return the time set.
+    std::string open_now();
+    std::string close_now();
+    // The public board stops at the runs recorded so far (until the contest closes). The freeze time.
+    std::string freeze_now();
+    // Hides an entry from every board and keeps it, with the reason, in its history. Error when
+    // there is no such submission.
+    void withdraw(std::int64_t submission, const std::string& reason);
+    // Every run, oldest first, with its submission's alias and board (for `contest export`).
+    struct RunRow {
+        std::int64_t id = 0, submission_id = 0;
+        std::string alias, board;
+        Run run;
+    };
+    std::vector<RunRow> runs() const;
+    // This database's clock, in its time format.
+    std::string now() const;
 
     // The zoo. Each queued submission gets a judging per device and the status "judging" until
     // every one has ended; then "done" when any device ranked it, else "rejected" or "failed".
@@ -109,6 +149,10 @@ private:
     void create_identity_schema();
     void create_ranking_schema();
     void create_zoo_schema();
+    void create_window_schema();
+    std::string setting(const std::string& key) const;
+    void set_setting(const std::string& key, const std::string& value);
+    void check_window() const;  // ContestClosed outside it
     void insert_run(std::int64_t submission, const Run& run);
     void add_event(std::int64_t submission, const std::string& device, const std::string& state,
                    const std::string& detail);

@@ -172,7 +172,7 @@ void Database::settle(std::int64_t submission) {
             if (j.state != "done")
                 reason += fmt::format("{}{} on {}: {}", reason.empty() ? "" : "; ", j.state, j.device, j.reason);
     }
-    SQLite::Statement mark(*db_, "UPDATE submissions SET status = ?, reason = ? WHERE id = ?");
+    SQLite::Statement mark(*db_, "UPDATE submissions SET status = ?, reason = ? WHERE id = ? AND status != 'withdrawn'");
     mark.bind(1, status);
     mark.bind(2, reason);
     mark.bind(3, submission);

@@ -89,6 +89,9 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   .badge.queued { background: #3b4766; } .badge.running { background: #1f6fa8; }
   .badge.done { background: #2a7a43; } .badge.rejected { background: #8e2f37; }
   .badge.submitted { background: #6a4fa3; } .badge.failed { background: #b5651d; } .badge.judging { background: #1f6fa8; }
+  #clock { font-size: 1.3rem; font-weight: 700; }
+  #clock.closed { color: var(--muted); }
+  #clock .frozen { color: #8fc7ff; font-size: 1rem; margin-left: 0.8rem; }
   .hardware { color: var(--muted); font-size: 1rem; padding: 0.5rem 1rem 0; }
   td.per { color: var(--muted); font-size: 1.1rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 </style>
@@ -96,6 +99,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
 <body>
 <header>
   <h1>Matmul contest <span class="sub">leaderboard</span></h1>
+  <div id="clock" hidden></div>
   <div id="status">connecting&hellip;</div>
 </header>
 <nav id="tabs" role="tablist"></nav>
@@ -307,6 +311,30 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     previous = now;
   }
 
+  // The contest's window: a countdown to its opening or closing (server times, counted here from
+  // the server's own "now", so a wrong clock on the projector's machine does not matter).
+  let contest = null, contestAt = 0;
+  function span(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    const h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
+    return (h > 0 ? h + ':' + String(m).padStart(2, '0') : String(m)) + ':' + String(s).padStart(2, '0');
+  }
+  function renderClock() {
+    const c = document.getElementById('clock');
+    if (!contest) { c.hidden = true; return; }  // no window and no freeze: nothing to count
+    const gone = (Date.now() - contestAt) / 1000;
+    let text = '';
+    c.className = '';
+    if (contest.state === 'closed') { text = 'Contest closed'; c.className = 'closed'; }
+    else if (typeof contest.opens_in === 'number' && contest.opens_in - gone > 0) text = 'Opens in ' + span(contest.opens_in - gone);
+    else if (typeof contest.closes_in === 'number') text = contest.closes_in - gone > 0 ? 'Closes in ' + span(contest.closes_in - gone) : 'Contest closed';
+    else text = 'Open';
+    c.replaceChildren(document.createTextNode(text));
+    if (contest.frozen && contest.state !== 'closed') c.appendChild(el('span', 'frozen', 'board frozen at ' + fmtWhen(contest.frozen)));
+    c.hidden = false;
+  }
+  setInterval(renderClock, 1000);
+
   function setStatus(text, stale) {
     const s = document.getElementById('status');
     s.textContent = text;
@@ -322,6 +350,9 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     baselineAlias = typeof data.baseline_alias === 'string' ? data.baseline_alias : '';
     referenceAlias = typeof data.reference_alias === 'string' ? data.reference_alias : '';
     racePassOff = data.race_pass === 'off';
+    contest = data.contest && typeof data.contest === 'object' ? data.contest : null;
+    contestAt = Date.now();
+    renderClock();
     diff(boards);
     render();
     const n = boards.length;

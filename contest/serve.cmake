@@ -30,7 +30,7 @@ endif()
 # student (tokens, bound aliases, per-student limits, look-alike aliases over HTTP), and 40 slow
 # clients with the board still answering within a second.
 find_package(Python3 COMPONENTS Interpreter)
-workbook_part(WORKBOOK_TEST_CONTEST_SERVER "the contest server's tests with Python clients (contest.roster, contest.slow_clients)"
+workbook_part(WORKBOOK_TEST_CONTEST_SERVER "the contest server's tests with Python clients (contest.roster, contest.slow_clients, contest.window)"
   PACKAGES python3 FOUND Python3_Interpreter_FOUND)
 if(WORKBOOK_TEST_CONTEST_SERVER)
   add_test(NAME contest.roster
@@ -39,5 +39,10 @@ if(WORKBOOK_TEST_CONTEST_SERVER)
   add_test(NAME contest.slow_clients
     COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/tests/contest/server_test.py" slow
             "$<TARGET_FILE:contest_serve_test>" "${PROJECT_BINARY_DIR}/contest-slow-clients")
-  set_tests_properties(contest.roster contest.slow_clients PROPERTIES LABELS e2e TIMEOUT 180)
+  # A contest with a start and an end: opened and closed by time and by hand, frozen, an entry
+  # withdrawn, all exported (the instructor's verbs through `workbook`, from another process).
+  add_test(NAME contest.window
+    COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/tests/contest/window_test.py"
+            "$<TARGET_FILE:contest_serve_test>" "$<TARGET_FILE:workbook>" "${PROJECT_BINARY_DIR}/contest-window")
+  set_tests_properties(contest.roster contest.slow_clients contest.window PROPERTIES LABELS e2e TIMEOUT 180)
 endif()

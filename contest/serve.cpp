@@ -13,6 +13,7 @@
 #include "contest/ranking.hpp"
 #include "contest/roster.hpp"
 #include "contest/slurm_jobs.hpp"
+#include "contest/window.hpp"
 #include "contest/zoo.hpp"
 #include "workbook/errors.hpp"
 #include "workbook/text.hpp"
@@ -143,6 +144,20 @@ std::vector<DeviceBoard> zoo_boards(std::vector<DeviceBoard> boards, const Zoo& 
     }
     for (auto& b : others) ordered.push_back(std::move(b));
     return ordered;
+}
+
+// The window for the page's countdown: seconds from the server's now, so the viewer's clock does
+// not matter. null when the contest has no window and no freeze.
+json window_json(const ContestWindow& w, const std::string& now) {
+    if (w.opens.empty() && w.closes.empty() && w.frozen.empty()) return nullptr;
+    const std::string state = !w.closed_by.empty()               ? "closed"
+                              : !w.opens.empty() && now < w.opens ? "not open yet"
+                                                                  : "open";
+    json j = {{"state", state}, {"opens", w.opens}, {"closes", w.closes}, {"now", now},
+              {"frozen", w.closed_by.empty() ? w.frozen : std::string()}};
+    j["opens_in"] = w.opens.empty() ? json(nullptr) : json(seconds_between(now, w.opens));
+    j["closes_in"] = w.closes.empty() ? json(nullptr) : json(seconds_between(now, w.closes));
+    return j;
 }
 
 json board_json(const std::vector<DeviceBoard>& boards, bool race_pass) {
@@ -325,6 +340,11 @@ int serve(const ServeOptions& options) {
     Database web_db(options.db);  // shared by the HTTP handlers, one at a time
     std::mutex web_db_mutex;
     log_line(enrol_students(web_db, options));
+    if (!options.opens.empty() || !options.closes.empty()) web_db.set_window(options.opens, options.closes);
+    if (const ContestWindow w = web_db.window(); !w.opens.empty() || !w.closes.empty())
+        log_line(fmt::format("window: entries from {} until {} (UTC){}; `workbook contest close` ends it by hand",
+                             w.opens.empty() ? "now" : w.opens, w.closes.empty() ? "`contest close`" : w.closes,
+                             w.closed_by.empty() ? "" : ", closed now"));
     if (!zoo.devices.empty()) {
         std::string list;
         for (const auto& d : zoo.devices) list += fmt::format("{}\"{}\" ({})", list.empty() ? "" : ", ", d.name,
@@ -370,12 +390,18 @@ int serve(const ServeOptions& options) {
 
     server.Get("/api/board", [&](const httplib::Request&, httplib::Response& res) {
         std::vector<DeviceBoard> boards;
+        ContestWindow window;
+        std::string now;
         {
             std::lock_guard lock(web_db_mutex);
-            boards = web_db.board();
+            boards = web_db.board(true);  // as the public sees it: frozen until the close
+            window = web_db.window();
+            now = web_db.now();
         }
         if (!zoo.devices.empty()) boards = zoo_boards(std::move(boards), zoo);
-        send_json(res, board_json(boards, options.judge_options.race_check));
+        json j = board_json(boards, options.judge_options.race_check);
+        j["contest"] = window_json(window, now);
+        send_json(res, j);
     });
 
     server.Get("/api/submissions", [&](const httplib::Request&, httplib::Response& res) {
@@ -439,6 +465,8 @@ int serve(const ServeOptions& options) {
                                            options.min_interval_s, options.max_queued});
         } catch (const RateLimited& e) {
             return send_error(res, 429, e.what());
+        } catch (const ContestClosed& e) {
+            return send_error(res, 403, e.what());
         }
         log_line(fmt::format("queued submission {} ({} bytes, {}) from {} at {}", id, kernel.content.size(), file_name,
                              who.owner, req.remote_addr));

@@ -42,6 +42,9 @@ struct ServeOptions {
     // The zoo (contest/zoo.hpp): judge every submission on each of these devices, a board each.
     std::filesystem::path devices;
     JudgeOptions judge_options;
+    // The contest's window (contest/window.hpp), stored in the database at start: entries are taken
+    // from `opens` until `closes` (UTC, the database's format; "": as stored before, or none).
+    std::string opens, closes;
 };
 
 // Serves until SIGINT or SIGTERM, then stops the server and waits for the judge to finish the

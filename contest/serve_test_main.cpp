@@ -5,7 +5,8 @@
 //                                                       serve DB with the judge off (PORT 0: any; TOKEN -:
 //                                                       none, with --roster); options --roster, --tokens,
 //                                                       --reissue, --interval, --max-queued, --request-deadline,
-//                                                       --max-per-address
+//                                                       --max-per-address, --opens, --closes (UTC, as
+//                                                       the database writes times)
 //   contest_serve_test record DB ALIAS GFLOPS[~PCT] [DEVICE]
 //                       queue a submission and record a run for it, its ratio to a 500 GFLOPS
 //                       yardstick spread by PCT percent either side (default 1)
@@ -69,6 +70,8 @@ int run(int argc, char** argv) {
             else if (name == "--request-deadline") options.request_deadline_s = std::stod(value);
             else if (name == "--max-per-address") options.max_per_address = std::stoi(value);
             else if (name == "--race-check") options.judge_options.race_check = value != "off";
+            else if (name == "--opens") options.opens = value;  // in the database's format
+            else if (name == "--closes") options.closes = value;
             else return usage();
         }
         return serve(options);
