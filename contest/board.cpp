@@ -63,7 +63,8 @@ std::string board_text(const Database& db, const std::function<std::string(const
             out += fmt::format("  {:>4}  {:<28} {:>21}  {:>10.2f}  {:>10}  {}\n", (r.tied ? "=" : "") + std::to_string(r.rank),
                                sanitize(r.alias, 64).substr(0, 28),
                                r.ratio > 0 ? fmt::format("{:.3f} ({:.3f}-{:.3f})", r.ratio, r.ratio_low, r.ratio_high) : "-",
-                               r.gflops, r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : "-", r.when);
+                               r.gflops, r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : "-",
+                               r.when + (r.runs > 1 ? fmt::format("  (median of {} runs of one kernel)", r.runs) : ""));
         out += "\n";
     }
     if (boards.size() >= 2) {
@@ -84,7 +85,8 @@ std::string board_text(const Database& db, const std::function<std::string(const
     }
     if (!boards.empty())
         out += "Ranked by speed relative to the reference kernel, timed alternately with each entry on the same\n"
-               "inputs; \"=\" marks entries whose spreads overlap (tied within the machine's noise).\n";
+               "inputs; \"=\" marks entries whose spreads overlap (tied within the machine's noise). An alias's\n"
+               "identical kernel judged again is one record: the median of its runs.\n";
     out += fmt::format("{} submission(s), {} rejected{}; `workbook contest status` lists them.\n", subs.size(), rejected,
                        withdrawn ? fmt::format(", {} withdrawn", withdrawn) : std::string());
     return out;
@@ -131,16 +133,16 @@ int export_contest(const Database& db, const std::filesystem::path& dir, bool wi
     using nlohmann::json;
     // The boards as they stand for the instructor: every run, withdrawn entries off.
     json boards = json::array();
-    std::string boards_csv = csv_line({"board", "hardware", "rank", "tied", "alias", "ratio", "ratio_low", "ratio_high",
-                                       "gflops", "speedup", "run_at", "submission_id"});
+    std::string boards_csv = csv_line({"board", "hardware", "rank", "tied", "alias", "runs", "ratio", "ratio_low",
+                                       "ratio_high", "gflops", "speedup", "run_at", "submission_id"});
     for (const auto& b : db.board()) {
         json rows = json::array();
         for (const auto& r : b.rows) {
-            rows.push_back({{"rank", r.rank}, {"tied", r.tied}, {"alias", r.alias}, {"ratio", r.ratio},
+            rows.push_back({{"rank", r.rank}, {"tied", r.tied}, {"alias", r.alias}, {"runs", r.runs}, {"ratio", r.ratio},
                             {"ratio_low", r.ratio_low}, {"ratio_high", r.ratio_high}, {"gflops", r.gflops},
                             {"speedup", r.speedup}, {"run_at", r.when}, {"submission_id", r.submission_id}});
             boards_csv += csv_line({b.device, b.hardware, std::to_string(r.rank), r.tied ? "yes" : "no", r.alias,
-                                    number(r.ratio), number(r.ratio_low), number(r.ratio_high), number(r.gflops),
+                                    std::to_string(r.runs), number(r.ratio), number(r.ratio_low), number(r.ratio_high), number(r.gflops),
                                     number(r.speedup), r.when, std::to_string(r.submission_id)});
         }
         boards.push_back({{"board", b.device}, {"hardware", b.hardware}, {"rows", std::move(rows)}});

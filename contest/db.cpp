@@ -297,24 +297,41 @@ std::vector<Submission> Database::submissions() const {
 }
 
 std::vector<DeviceBoard> Database::board(bool public_view) const {
-    // The best run of each alias on each board, by ratio to the yardstick (then GFLOPS, for runs
-    // from before the yardstick); ties go to the earlier run. A zoo's runs are on their device's
-    // board, other runs on one board per device and driver.
+    // Each alias's best kernel on each board, by ratio to the yardstick (then GFLOPS, for runs from
+    // before the yardstick); ties go to the earlier one. The runs of one alias's identical kernel
+    // text (its fingerprint) are pooled into one record, their median run: resubmitting a kernel
+    // until noise favours it gains nothing. A zoo's runs are on their device's board, other runs on
+    // one board per device and driver.
     // Window functions, not a subquery per run: one sort, so a board of thousands of runs is
     // answered in milliseconds (a correlated subquery took 4 s at 3,000 runs on one device).
     SQLite::Statement s(*db_, R"(
         WITH keyed AS (
             SELECT r.id, r.gflops, r.finished_at, r.submission_id, r.ratio, r.ratio_low, r.ratio_high, sub.alias,
                    CASE WHEN r.board != '' THEN r.board ELSE d.name || ' / ' || d.driver END AS board_key,
-                   d.name || ' / ' || d.driver AS hardware
+                   d.name || ' / ' || d.driver AS hardware,
+                   CASE WHEN r.kernel_hash != '' THEN r.kernel_hash ELSE 'run ' || r.id END AS text_key
             FROM runs r JOIN devices d ON d.id = r.device_id JOIN submissions sub ON sub.id = r.submission_id
             WHERE sub.status != 'withdrawn' AND (? = 0 OR r.id <= ?)),
-        ordered AS (
+        numbered AS (
             SELECT k.*,
-                   ROW_NUMBER() OVER (PARTITION BY k.board_key, k.alias ORDER BY k.ratio DESC, k.gflops DESC, k.id ASC) AS nth,
-                   MIN(k.id) OVER (PARTITION BY k.board_key) AS board_first
-            FROM keyed k)
-        SELECT board_key, alias, gflops, finished_at, submission_id, ratio, ratio_low, ratio_high, hardware
+                   ROW_NUMBER() OVER pool_by_ratio AS i,
+                   COUNT(*) OVER pool AS pooled, MIN(k.id) OVER pool AS first_id,
+                   MIN(k.submission_id) OVER pool AS first_submission, MAX(k.finished_at) OVER pool AS newest
+            FROM keyed k
+            WINDOW pool AS (PARTITION BY k.board_key, k.alias, k.text_key),
+                   pool_by_ratio AS (PARTITION BY k.board_key, k.alias, k.text_key ORDER BY k.ratio, k.gflops, k.id)),
+        pooled AS (
+            SELECT board_key, alias, MIN(hardware) AS hardware, AVG(gflops) AS gflops, MAX(newest) AS finished_at,
+                   MIN(first_submission) AS submission_id, AVG(ratio) AS ratio, AVG(ratio_low) AS ratio_low,
+                   AVG(ratio_high) AS ratio_high, MAX(pooled) AS pooled, MIN(first_id) AS id
+            FROM numbered WHERE i IN ((pooled + 1) / 2, (pooled + 2) / 2)  -- the median: one run or the middle two
+            GROUP BY board_key, alias, text_key),
+        ordered AS (
+            SELECT p.*,
+                   ROW_NUMBER() OVER (PARTITION BY p.board_key, p.alias ORDER BY p.ratio DESC, p.gflops DESC, p.id ASC) AS nth,
+                   MIN(p.id) OVER (PARTITION BY p.board_key) AS board_first
+            FROM pooled p)
+        SELECT board_key, alias, gflops, finished_at, submission_id, ratio, ratio_low, ratio_high, hardware, pooled
         FROM ordered WHERE nth = 1
         ORDER BY board_first, ratio DESC, gflops DESC, id ASC)");
     // Frozen and not closed yet: the public sees the runs up to the freeze.
@@ -340,6 +357,7 @@ std::vector<DeviceBoard> Database::board(bool public_view) const {
         row.ratio = s.getColumn(5).getDouble();
         row.ratio_low = s.getColumn(6).getDouble();
         row.ratio_high = s.getColumn(7).getDouble();
+        row.runs = s.getColumn(9).getInt();
         if (row.alias == baseline_alias) {
             b.baseline_gflops = row.gflops;
             baseline_ratios[device] = row.ratio;

@@ -263,7 +263,9 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
       tr.appendChild(ratio);
       tr.appendChild(el('td', 'gflops num', fmtGflops(r.gflops)));
       tr.appendChild(el('td', 'speedup num', isBaseline ? '1.0\u00d7' : fmtSpeedup(r.speedup)));
-      tr.appendChild(el('td', 'when num', fmtWhen(r.when)));
+      const when = el('td', 'when num', fmtWhen(r.when) + (r.runs > 1 ? ' \u00b7 ' + r.runs + ' runs' : ''));
+      if (r.runs > 1) when.title = 'one kernel judged ' + r.runs + ' times: its median run';
+      tr.appendChild(when);
       body.appendChild(tr);
     });
     table.appendChild(body);

@@ -174,7 +174,8 @@ json board_json(const std::vector<DeviceBoard>& boards, bool race_pass) {
                             {"gflops", r.gflops},
                             {"speedup", r.speedup},
                             {"when", r.when},
-                            {"submission_id", r.submission_id}});
+                            {"submission_id", r.submission_id},
+                            {"runs", r.runs}});
         devices.push_back({{"device", b.device},
                            {"hardware", b.hardware},
                            {"baseline_gflops", b.baseline_gflops},

@@ -37,8 +37,9 @@ struct BoardRow {
     double gflops = 0;         // as measured in its run
     double ratio = 0, ratio_low = 0, ratio_high = 0;  // relative to the yardstick: what ranks
     double speedup = 0;        // over the instructor's naive baseline on that device (0: none)
-    std::string when;          // of the run
-    std::int64_t submission_id = 0;
+    std::string when;          // of the run (of a pool: its newest)
+    std::int64_t submission_id = 0;  // of a pool: its first submission
+    int runs = 1;              // runs pooled into this record (one alias's identical kernel text, judged again)
 };
 
 struct DeviceBoard {

@@ -35,3 +35,28 @@ elif awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(lo > 0 && hi / lo <= 1.03) }'; 
 else
     fail "the same kernel five times was ranked apart: ranks $(echo $ranks), ratios $lo to $hi"
 fi
+
+# One alias resubmitting one kernel until the noise favours it gains nothing: its ten judgings
+# are one record on the board, their median run (a small N: the pooling is what is tested here).
+for i in $(seq 10); do
+    "$wb" contest --db pool.db submit "$src/contest/examples/grace.cl" --alias lucky --interval 0 > /dev/null
+done
+"$wb" contest --db pool.db submit "$src/contest/examples/ada.cl" --alias other --interval 0 > /dev/null
+"$wb" contest --db pool.db judge --no-race-check --n 256 --repeats 3 > pool.log 2>&1 || fail "judging the pool: $(cat pool.log)"
+"$wb" contest --db pool.db board > pool.txt
+cat pool.txt
+[ "$(grep -cE "^ +=?[0-9]+  lucky " pool.txt)" = 1 ] || fail "ten judgings of one kernel by one alias should be one row"
+grep -qE "^ +=?[0-9]+  lucky .*median of 10 runs of one kernel" pool.txt || fail "the row should say it is the median of 10 runs"
+[ "$(grep -cE "^ +=?[0-9]+  other " pool.txt)" = 1 ] || fail "the other alias's entry is missing"
+# The pooled figure is the median of the ten runs the database holds, not their best.
+python3 - pool.db <<'PY' || fail "the pooled ratio is not the median of the runs"
+import sqlite3, statistics, sys
+runs = sorted(r for (r,) in sqlite3.connect(sys.argv[1]).execute(
+    "SELECT ratio FROM runs JOIN submissions s ON s.id = runs.submission_id WHERE s.alias = 'lucky'"))
+board = open("pool.txt").read()
+line = next(l for l in board.splitlines() if "  lucky " in l)
+shown = float(line.split()[2])
+print(f"lucky: {len(runs)} runs, ratios {runs[0]:.3f} to {runs[-1]:.3f}, median {statistics.median(runs):.3f}, shown {shown:.3f}")
+assert len(runs) == 10 and abs(shown - statistics.median(runs)) < 0.0015, (shown, runs)
+PY
+echo "ok: one alias's ten judgings of one kernel are one record, their median"
