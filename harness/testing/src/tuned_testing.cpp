@@ -131,7 +131,7 @@ void check_tuned_speed(const TunedSpec& spec) {
     auto r = rng("matmul-speed");
     std::mt19937_64 sample(r.next_u64());
     std::vector<double> t_student, t_reference;
-    for (int round = 0; round <= spec.rounds; ++round) {
+    const auto time_round = [&](int round) {
         const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
         Timed* order[2] = {&reference, &student};
         if (round % 2) std::swap(order[0], order[1]);  // each goes first in turn
@@ -141,7 +141,18 @@ void check_tuned_speed(const TunedSpec& spec) {
             matmul::check_sampled(n, a, b, c, sample, 1024, k->who() + " in a timed launch");
             if (round > 0) (k == &student ? t_student : t_reference).push_back(t);  // round 0 warms up
         }
-    }
+    };
+    const auto ratio_now = [&] {
+        return *std::min_element(t_reference.begin(), t_reference.end()) /
+               *std::min_element(t_student.begin(), t_student.end());
+    };
+    int round = 0;
+    for (; round <= spec.rounds; ++round) time_round(round);
+    // Short of the mark, more rounds before the verdict stands: load only slows launches down, so
+    // each kernel's fastest comes closer to what it can do (the solution against itself measured
+    // 0.80x after 9 rounds on this quiet 2-core VM, one run in five). A truly slower kernel stays so.
+    for (const int most = spec.rounds * spec.extra_round_factor; round <= most && ratio_now() < spec.of_reference; ++round)
+        time_round(round);
     const double best_student = *std::min_element(t_student.begin(), t_student.end());
     const double best_reference = *std::min_element(t_reference.begin(), t_reference.end());
     const double ratio = best_reference / best_student;

@@ -192,6 +192,7 @@ struct TunedSpec {
     std::function<std::size_t(const tuning::Choice&)> one_set_bytes;
     double of_reference = 0.85;  // the speed check's bar: this fraction of the reference's speed
     int rounds = 9;              // timed rounds of the speed check, after one to warm up
+    int extra_round_factor = 6;  // a failing verdict is timed on, up to this many times `rounds`
 };
 struct TunedPlan {
     std::string device_key;
