@@ -2,6 +2,7 @@
 # Here (the course VM), after a full build: the calibration's binaries for the H100, stripped, and
 # its manifest with the paths made relative (@BUILD@, @ROOT@), into build-gpu/cal.tar.xz.
 #   bash bench/results/2026-11-26-h100-calibration/pack.sh [BUILD]
+# EXERCISES="20_sgemm_tune ..." packs those exercises' entries only (run.sh then with ONLY="--only 20").
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 build=$(realpath "${1:-$root/build}")
@@ -28,14 +29,18 @@ def place(path):
         return "@BUILD@/" + rel
     if path.startswith(root + "/"): return "@ROOT@/" + path[len(root) + 1:]
     raise SystemExit(f"outside the build and the tree: {path}")
+only = os.environ.get("EXERCISES", "").split()
+if only: m["entries"] = [e for e in m["entries"] if e["exercise"] in only]
 for e in m["entries"]:
     for k in ("checker", "runner", "reference"):
         e[k] = place(e[k])
     e["kernels"] = [place(k) for k in e["kernels"]]
 json.dump(m, open(f"{stage}/calibration.template.json", "w"), indent=1)
 PY
-for extra in workbook test-18_sgemm_transpose-solution test-19_sgemm_prefetch-solution runner-18_sgemm_transpose-solution \
-             runner-19_sgemm_prefetch-solution; do
+extras="test-18_sgemm_transpose-solution test-19_sgemm_prefetch-solution runner-18_sgemm_transpose-solution \
+runner-19_sgemm_prefetch-solution"
+[ -z "${EXERCISES:-}" ] || extras=""
+for extra in workbook $extras; do
     [ -e "$stage/bin/$extra" ] || { cp "$build/bin/$extra" "$stage/bin/" && strip "$stage/bin/$extra"; }
 done
 cp -r "$build/kernels" "$stage/" 2>/dev/null || true

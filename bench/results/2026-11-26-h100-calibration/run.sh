@@ -26,7 +26,7 @@ wb() { LD_LIBRARY_PATH=$cal/lib "$cal/bin/workbook" --root "$root" --build-dir "
 wb doctor > "$OUT/doctor.txt" 2>&1
 if [ "${PART:-all}" != rungs ]; then
 start=$(date +%s)
-timeout 420 env LD_LIBRARY_PATH=$cal/lib "$cal/bin/workbook" --root "$root" --build-dir "$cal" calibrate --manifest "$cal/calibration.json" \
+timeout "${CAL_TIMEOUT:-420}" env LD_LIBRARY_PATH=$cal/lib "$cal/bin/workbook" --root "$root" --build-dir "$cal" calibrate --manifest "$cal/calibration.json" \
     --seed "${SEED:-424242}" ${ONLY:-} --json "$OUT/calibration.json" > "$OUT/table.txt" 2> "$OUT/progress.txt"
 echo "exit $? after $(($(date +%s) - start)) s" >> "$OUT/table.txt"
 fi
