@@ -45,7 +45,8 @@ bool is_cpu(const cl::Device& device) { return (device.getInfo<CL_DEVICE_TYPE>()
 
 std::vector<tuning::Choice> TunedPlan::graded() const {
     std::vector<tuning::Choice> out;
-    if (other) out.push_back(*other);
+    for (const auto& o : others)
+        if (!contains(out, o)) out.push_back(o);
     if (!contains(out, student)) out.push_back(student);
     return out;
 }
@@ -75,12 +76,18 @@ TunedPlan plan_tuned(const TunedSpec& spec) {
         p.student_from = "the reference's, since " + why + " (run `workbook tune " + spec.exercise.substr(0, 2) +
                          "` to tune it here)";
     }
-    // One more, from the seed: small (cheap under the simulator) and prefetching the other way from
-    // the student's, so that both loops of the kernel are graded.
-    std::vector<tuning::Choice> others;
-    for (const auto& c : all)
-        if (c.get("TSM") <= 64 && c.get("PREFETCH") != p.student.get("PREFETCH")) others.push_back(c);
-    if (!others.empty()) p.other = others[rng("tuned shapes").next_u64() % others.size()];
+    // Small shapes from the seed (cheap under the simulator), one for each loop of the kernel that
+    // the student's shape does not already grade at 64 rows or fewer: both loops are graded, and
+    // each in a small block too (on the H100 the student's shape is 128 x 256, and a kernel that
+    // kept its prefetching barrier only in blocks of more than 64 rows passed there).
+    auto r = rng("tuned shapes");
+    for (const int prefetch : {0, 1}) {
+        if (p.student.get("TSM") <= 64 && p.student.get("PREFETCH") == prefetch) continue;
+        std::vector<tuning::Choice> small;
+        for (const auto& c : all)
+            if (c.get("TSM") <= 64 && c.get("PREFETCH") == prefetch) small.push_back(c);
+        if (!small.empty()) p.others.push_back(small[r.next_u64() % small.size()]);
+    }
     return p;
 }
 

@@ -179,8 +179,9 @@ void check_matmul_traffic(const SpeedSpec& spec);
 //    check's N, when it is a candidate; else the reference's;
 //  - the reference's: the instructor's tuned entry for this device nearest that N
 //    (tuning::reference_choice), else the untuned default;
-//  - one more, drawn from the seed among the candidates of at most 64 rows (cheap to simulate)
-//    that prefetch the other way from the student's, so that both loops are always graded.
+//  - small ones drawn from the seed among the candidates of at most 64 rows (cheap to simulate):
+//    one for each PREFETCH value that the student's shape does not already grade at 64 rows or
+//    fewer, so that both loops are always graded, and each in a small block too.
 // The untuned default stands in for a reference never tuned on this device.
 struct TunedSpec {
     std::string exercise;  // "20_sgemm_tune": the reference's key in the runner and the reference file
@@ -198,9 +199,9 @@ struct TunedPlan {
     std::string device_key;
     int n = 0;  // the speed check's N: the tuned choices nearest it are used
     tuning::Choice student, reference, untuned;
-    std::optional<tuning::Choice> other;
+    std::vector<tuning::Choice> others;  // the small shapes above
     std::string student_from, reference_from;  // where each came from, in words
-    std::vector<tuning::Choice> graded() const;  // what the correctness case checks: `other` (when any), then `student`
+    std::vector<tuning::Choice> graded() const;  // what the correctness case checks: `others`, then `student`
 };
 // Throws workbook::Error when no graded device answers.
 TunedPlan plan_tuned(const TunedSpec& spec);
