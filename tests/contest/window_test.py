@@ -83,11 +83,19 @@ def sqlite_rows(db, sql):
         return c.execute(sql).fetchall()
 
 
+def started(helper, scratch, name):
+    """A server without a window (one shared token, no rate limit), or None after saying why."""
+    server = Server(helper, scratch, name, "tok", "--interval", "0")
+    if server.port is None:
+        check(f"the server {name} starts", False, server.text()[-400:])
+        return None
+    return server
+
+
 def window_by_hand(helper, workbook, scratch):
     """`contest close` and `contest open` from another process reach the running server."""
-    server = Server(helper, scratch, "hand", "tok", "--interval", "0")
-    if server.port is None:
-        check("the server starts", False, server.text()[-400:])
+    server = started(helper, scratch, "hand")
+    if server is None:
         return
     port, db = server.port, server.db
     check("without a window, /api/board has no contest clock", board(port).get("contest", "absent") is None)
@@ -114,9 +122,8 @@ def window_by_hand(helper, workbook, scratch):
 
 def freeze_withdraw_export(helper, workbook, scratch):
     """The frozen public board, a withdrawn entry, and the export of it all."""
-    server = Server(helper, scratch, "freeze", "tok", "--interval", "0")
-    if server.port is None:
-        check("the server starts", False, server.text()[-400:])
+    server = started(helper, scratch, "freeze")
+    if server is None:
         return
     port, db = server.port, server.db
 
