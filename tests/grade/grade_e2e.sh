@@ -301,8 +301,10 @@ grep -q "already graded (journal)" "$work/second.log" || fail "the resumed run d
 [ -z "$(ls -A "$out/kernels" 2>/dev/null)" ] || fail "copies of kernels left behind after resuming: $(ls "$out/kernels")"
 cat "$out/gradebook.csv"
 
+expected_rows=()
 expect_row() {
     grep -qx "$1" "$out/gradebook.csv" || fail "gradebook row \"$1\" missing; gradebook:\n$(cat "$out/gradebook.csv")"
+    expected_rows+=("$1")
     echo "ok: $1   ($2)"
 }
 expect_row "s001,alice,1.00,2.00,3.00,3.00" "correct: full marks"
@@ -414,14 +416,12 @@ for f in summary.json report.html students/alice.html results/alice.json; do
 done
 echo "ok: nothing escaped; every output written"
 
-# A run from scratch gives the same gradebook as the killed-and-resumed one.
-cp "$out/gradebook.csv" "$work/resumed.csv"
-rm -f "$out/journal.jsonl"
-grade > "$work/third.log" 2>&1 || fail "the full rerun failed"
-# (hank's row excepted: its score depends on timing, see above)
-cmp <(grep -v '^hank,' "$out/gradebook.csv") <(grep -v '^hank,' "$work/resumed.csv") ||
-    fail "killing and resuming changed the gradebook"
-echo "ok: killed-and-resumed gradebook equals a full run"
+# The resumed gradebook holds exactly the rows asserted above, the header and hank's (whose score
+# depends on timing): the submissions graded before the kill came out as a run from scratch gives
+# them (a second whole run to compare with took a quarter of this test's time and said no more).
+unexpected=$(grep -vxF -f <(printf '%s\n' "${expected_rows[@]}") "$out/gradebook.csv" | grep -v '^student,submission\|^hank,' || true)
+[ -z "$unexpected" ] || fail "gradebook rows no check asserted: $unexpected"
+echo "ok: every row of the killed-and-resumed gradebook is the one asserted"
 # The Gradescope package, run in a simulated /autograder with a flat upload of exercise 02.
 ag="$work/autograder"
 mkdir -p "$ag/source" "$ag/submission"
