@@ -226,6 +226,9 @@ function(_workbook_variant dir variant)
     add_test(NAME "${dir}.${variant}" COMMAND expect_failure --timeout ${limit} --expect-message "Your kernel is correct but"
                                               $<TARGET_FILE:${target}_test>)
     set_tests_properties("${dir}.${variant}" PROPERTIES RUN_SERIAL TRUE COST ${WORKBOOK_SERIAL_COST})
+    # ... and, being correct, passes every other case, beside other tests.
+    add_test(NAME "${dir}.${variant}.correct" COMMAND ${target}_test "--test-case-exclude=*speed*")
+    set_tests_properties("${dir}.${variant}.correct" PROPERTIES TIMEOUT "${limit}" LABELS "graded;${dir}")
   else()
     # The starter must fail its graded test with a reported failure; a mutant may also crash
     # (an out-of-bounds private array, say). A pass, a hang or a missing binary is an error.
