@@ -22,6 +22,7 @@
 #include "workbook/run_main.hpp"
 #include "workbook/timing.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>

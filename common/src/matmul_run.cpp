@@ -58,8 +58,8 @@ cl::Kernel build_rung(const cl::Context& context, const cl::Device& device, cons
 int run_kernel_demo(int argc, char** argv, const std::string& title, const Rung& rung) {
     App app(title);
     int n = 1024, repeats = 3;
-    app.cli().add_option("--n", n, "matrix order N (C = A·B, all N x N)")->check(CLI::Range(1, 16384));
-    app.cli().add_option("--repeats", repeats, "timed launches after one warm-up")->check(CLI::Range(1, 1000));
+    app.option("--n", n, "matrix order N (C = A·B, all N x N)", 1, 16384);
+    app.option("--repeats", repeats, "timed launches after one warm-up", 1, 1000);
     return app.run(argc, argv, [&](Run& run) {
         rung.check_size(n);
         cl::Kernel kernel = build_rung(run.context, run.choice.device, rung, n);

@@ -5,6 +5,7 @@
 #include "workbook/random.hpp"
 #include "workbook/timing.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <iostream>
@@ -60,25 +61,42 @@ std::string describe_exception(std::exception_ptr error) {
     }
 }
 
-App::App(std::string description) : cli_(std::move(description)) {
-    cli_.add_option("--platform", flags_.platform.value,
-                    "platform index or part of its name (default: $WORKBOOK_PLATFORM, else the first)");
-    cli_.add_option("--device", flags_.device.value,
-                    "device index (as --list numbers them, after the other filters) or part of its name "
-                    "(default: $WORKBOOK_DEVICE)");
-    cli_.add_option("--device-type", flags_.type.value,
-                    "cpu, gpu, accelerator, default or all (default: $WORKBOOK_DEVICE_TYPE)");
-    cli_.add_flag("--list", list_, "list platforms and devices, then exit");
+App::App(std::string description) : cli_(std::make_unique<CLI::App>(std::move(description))) {
+    cli_->add_option("--platform", flags_.platform.value,
+                     "platform index or part of its name (default: $WORKBOOK_PLATFORM, else the first)");
+    cli_->add_option("--device", flags_.device.value,
+                     "device index (as --list numbers them, after the other filters) or part of its name "
+                     "(default: $WORKBOOK_DEVICE)");
+    cli_->add_option("--device-type", flags_.type.value,
+                     "cpu, gpu, accelerator, default or all (default: $WORKBOOK_DEVICE_TYPE)");
+    cli_->add_flag("--list", list_, "list platforms and devices, then exit");
     flags_.platform.source = "--platform";
     flags_.device.source = "--device";
     flags_.type.source = "--device-type";
 }
 
+App::~App() = default;
+
+template <class Number>
+void App::option(const std::string& name, Number& value, const std::string& what, Number low, Number high) {
+    cli_->add_option(name, value, what)->check(CLI::Range(low, high));
+}
+template void App::option<int>(const std::string&, int&, const std::string&, int, int);
+template void App::option<long>(const std::string&, long&, const std::string&, long, long);
+template void App::option<unsigned long>(const std::string&, unsigned long&, const std::string&, unsigned long,
+                                         unsigned long);
+template void App::option<unsigned long long>(const std::string&, unsigned long long&, const std::string&,
+                                              unsigned long long, unsigned long long);
+
+void App::option(const std::string& name, std::string& value, const std::string& what) {
+    cli_->add_option(name, value, what)->capture_default_str();
+}
+
 int App::run(int argc, char** argv, const std::function<int(Run&)>& body) {
     try {
-        cli_.parse(argc, argv);
+        cli_->parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return cli_.exit(e);
+        return cli_->exit(e);
     }
     try {
         if (list_) {

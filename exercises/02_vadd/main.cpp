@@ -10,7 +10,7 @@
 int main(int argc, char** argv) {
     workbook::App app("Exercise 02 (vector add): c = a + b on the chosen OpenCL device, checked on the CPU");
     std::size_t count = 1 << 20;
-    app.cli().add_option("--count", count, "number of elements")->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));
+    app.option("--count", count, "number of elements", std::size_t{1}, std::size_t{1} << 28);
     return app.run(argc, argv, [&](workbook::Run& run) {
         auto rng = workbook::Rng::derived(run.seed, "demo");
         const auto a = rng.uniform_vector(count), b = rng.uniform_vector(count);

@@ -25,7 +25,7 @@ cl::Buffer device_only(const workbook::Run& run, const std::vector<float>& value
 int main(int argc, char** argv) {
     workbook::App app("Exercise 03 (chained vector add): f = a + b + e + g in three device-side steps");
     std::size_t count = 1 << 20;
-    app.cli().add_option("--count", count, "number of elements")->check(CLI::Range(std::size_t{1}, std::size_t{1} << 26));
+    app.option("--count", count, "number of elements", std::size_t{1}, std::size_t{1} << 26);
     return app.run(argc, argv, [&](workbook::Run& run) {
         auto rng = workbook::Rng::derived(run.seed, "demo");
         std::vector<std::vector<float>> in;

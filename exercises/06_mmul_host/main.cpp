@@ -11,7 +11,7 @@
 int main(int argc, char** argv) {
     workbook::App app("Exercise 06 (matmul host program): C = A·B with your host code around the naive kernel");
     int n = 512;
-    app.cli().add_option("--n", n, "matrix order N")->check(CLI::Range(1, 8192));
+    app.option("--n", n, "matrix order N", 1, 8192);
     return app.run(argc, argv, [&](workbook::Run& run) {
         auto rng = workbook::Rng::derived(run.seed, "demo");
         const std::size_t elements = static_cast<std::size_t>(n) * n;

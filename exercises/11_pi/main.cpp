@@ -12,9 +12,8 @@
 int main(int argc, char** argv) {
     workbook::App app("Exercise 11 (pi by reduction): integrates 4/(1+x^2) over [0, 1] on the chosen device");
     std::uint64_t steps = std::uint64_t{1} << 28;
-    app.cli()
-        .add_option("--steps", steps, "number of integration steps (rounded up to fill the launch)")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+    app.option("--steps", steps, "number of integration steps (rounded up to fill the launch)", std::uint64_t{1},
+               std::uint64_t{1} << 40);
     return app.run(argc, argv, [&](workbook::Run& run) {
         const cl::Program program = workbook::build_program(run.context, workbook::kernel_source("pi.cl"));
         cl::Kernel kernel(program, "pi");

@@ -12,9 +12,8 @@
 int main(int argc, char** argv) {
     workbook::App app("Exercise 12 (vectorised pi): scalar, float4 and float8 kernels side by side");
     std::uint64_t steps = std::uint64_t{1} << 28;
-    app.cli()
-        .add_option("--steps", steps, "number of integration steps (rounded up to fill each launch)")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+    app.option("--steps", steps, "number of integration steps (rounded up to fill each launch)", std::uint64_t{1},
+               std::uint64_t{1} << 40);
     return app.run(argc, argv, [&](workbook::Run& run) {
         const cl::Program scalar = workbook::build_program(run.context, workbook::kernel_source("pi.cl"));
         const cl::Program vector = workbook::build_program(run.context, workbook::kernel_source("pi_vec.cl"));

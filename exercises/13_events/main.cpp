@@ -16,11 +16,9 @@ int main(int argc, char** argv) {
     using namespace workbook::ex13;
     workbook::App app("Exercise 13 (events): a dependency graph on an out-of-order queue, user events, a timeline");
     std::size_t count = 1 << 22;
-    app.cli().add_option("--count", count, "elements per buffer")->check(CLI::Range(std::size_t{1}, std::size_t{1} << 26));
+    app.option("--count", count, "elements per buffer", std::size_t{1}, std::size_t{1} << 26);
     std::string timeline_file = "13_events-timeline.svg";
-    app.cli()
-        .add_option("--timeline", timeline_file, "where to write the timeline picture (SVG)")
-        ->capture_default_str();
+    app.option("--timeline", timeline_file, "where to write the timeline picture (SVG)");
     return app.run(argc, argv, [&](workbook::Run& run) {
         std::string note;
         cl::CommandQueue queue = make_graph_queue(run.context, run.choice.device, note);

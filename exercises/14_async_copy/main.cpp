@@ -11,7 +11,7 @@
 int main(int argc, char** argv) {
     workbook::App app("Exercise 14 (async copy): a 3-point moving average with a local tile per work-group");
     std::size_t count = 1 << 24;
-    app.cli().add_option("--count", count, "number of elements")->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));
+    app.option("--count", count, "number of elements", std::size_t{1}, std::size_t{1} << 28);
     return app.run(argc, argv, [&](workbook::Run& run) {
         const cl::Program program = workbook::build_program(run.context, workbook::kernel_source("smooth.cl"));
         cl::Kernel kernel(program, "smooth");
