@@ -116,7 +116,56 @@ std::string one_line(std::string s) {
     return s;
 }
 
-std::string kernel_fingerprint(const std::string& s) { return fmt::format("{:016x}", fnv1a(s.data(), s.size())); }
+std::string kernel_text(const std::string& source) {
+    // Comments go (a /* */ one becomes a space, as in the preprocessor); a `// contest:` line is
+    // kept, since it declares the launch. Runs of spaces and tabs become one space, lines are
+    // trimmed and empty ones dropped. Newlines stay (they end a #define), and so does every other
+    // character: "a+b" and "a + b" stay two texts, which costs a record, never a wrong pooling.
+    std::string code;
+    const std::size_t size = source.size();
+    for (std::size_t i = 0; i < size;) {
+        const char c = source[i];
+        if (c == '"' || c == '\'') {  // a literal, copied whole (a "//" inside is no comment)
+            std::size_t j = i + 1;
+            while (j < size && source[j] != c && source[j] != '\n') j += source[j] == '\\' ? 2 : 1;
+            j = std::min(size, j + 1);
+            code.append(source, i, j - i);
+            i = j;
+        } else if (source.compare(i, 2, "/*") == 0) {
+            const std::size_t end = source.find("*/", i + 2);
+            code += ' ';
+            i = end == std::string::npos ? size : end + 2;
+        } else if (source.compare(i, 2, "//") == 0) {
+            std::size_t end = i;  // the newline that ends it, past any backslash-continued lines
+            do end = source.find('\n', end + 1);
+            while (end != std::string::npos && end > 0 && source[end - 1] == '\\');
+            if (end == std::string::npos) end = size;
+            if (source.compare(i, 11, "// contest:") == 0) code.append(source, i, end - i);
+            i = end;
+        } else {
+            code += c;
+            ++i;
+        }
+    }
+    std::string text, line;
+    std::istringstream lines(code);
+    while (std::getline(lines, line)) {
+        std::string squeezed;
+        for (const char c : line) {
+            const bool blank = c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+            if (!blank) squeezed += c;
+            else if (!squeezed.empty() && squeezed.back() != ' ') squeezed += ' ';
+        }
+        if (!squeezed.empty() && squeezed.back() == ' ') squeezed.pop_back();
+        if (!squeezed.empty()) text += squeezed + '\n';
+    }
+    return text;
+}
+
+std::string kernel_fingerprint(const std::string& source) {
+    const std::string text = kernel_text(source);
+    return fmt::format("{:016x}", fnv1a(text.data(), text.size()));
+}
 
 std::vector<int> race_pass_sizes(const std::vector<int>& graded, std::mt19937_64& gen) {
     auto draw = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); };

@@ -38,7 +38,12 @@ int run_one(const RunOneOptions& options);
 // Text for a key=value line or a log line: newlines made spaces.
 std::string one_line(std::string s);
 
-// The kernel hash a verdict reports: FNV-1a of the source, 16 hex digits.
+// The kernel hash a verdict reports, and the board pools an alias's runs by: FNV-1a of
+// kernel_text(source), 16 hex digits. So a kernel judged again with a comment or its indentation
+// changed is the same record, and its runs pool.
 std::string kernel_fingerprint(const std::string& source);
+// The source as the fingerprint sees it: comments out (but `// contest:` lines), blank runs one
+// space, lines trimmed, empty lines dropped.
+std::string kernel_text(const std::string& source);
 
 }  // namespace workbook::contest
