@@ -6,6 +6,7 @@
 #include "contest/alias.hpp"
 #include "contest/board.hpp"
 #include "contest/db.hpp"
+#include "contest/final.hpp"
 #include "contest/judge.hpp"
 #include "contest/reference.hpp"
 #include "contest/run_one.hpp"
@@ -50,7 +51,8 @@ struct ContestArgs {
     std::string gradescope;
     std::string opens, closes, reason, export_dir;
     std::int64_t withdraw_id = 0;
-    bool public_board = false, with_sources = false;
+    bool public_board = false, with_sources = false, final_board = false;
+    contest::FinalOptions final;
 };
 
 std::string naive_baseline(const std::string& root) {
@@ -103,6 +105,29 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     auto* board = contest->add_subcommand("board", "the leaderboard per device, and across devices when there are two");
     board->add_flag("--public", a->public_board,
                     "as the page shows it (while frozen: the runs up to the freeze); default: every run");
+    board->add_flag("--final", a->final_board, "the final's board (`contest final`): its runs only");
+    auto* final = contest->add_subcommand(
+        "final", "after the close: judge the top entries of a board again on fresh inputs, with more sittings and "
+                 "nothing else judging, for the final board");
+    final->add_option("--top", a->final.top, "student entries to judge again (the baseline and reference rows come too)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    final->add_option("--board", a->final.board, "the board, when the contest has several (`contest board` names them)");
+    final->add_option("--more", a->final.more, "the contest's sittings (up to 8), repeats and time limit times this")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 10));
+    // The contest's settings, as `contest judge` had them.
+    final->add_option("--n", a->judge.ranking_n, "the contest's ranking size N (as `contest judge --n`)")->capture_default_str();
+    final->add_option("--repeats", a->judge.repeats, "the contest's timed launches (as `contest judge --repeats`)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    final->add_option("--sittings", a->judge.sittings, "the contest's sittings (as `contest judge --sittings`)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 8));
+    final->add_option("--time-limit", a->time_limit_s, "the contest's seconds for one check (as `contest judge`)")
+        ->capture_default_str();
+    final->add_option("--race-time-limit", a->race_time_limit_s, "seconds for the race pass")->capture_default_str();
+    final->add_flag("!--no-race-check", a->judge.race_check, "judge again without the race pass (Oclgrind)");
     auto* open = contest->add_subcommand("open", "take entries from now (a contest that had closed opens again)");
     auto* close = contest->add_subcommand("close", "take no more entries from now (the board stays; judging goes on)");
     auto* freeze = contest->add_subcommand(
@@ -268,7 +293,23 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         }
         if (*board) {
             const Style style = Style::for_fd(1);
-            fmt::print("{}", contest::board_text(db, [&](const std::string& t) { return style.bold(t); }, a->public_board));
+            const auto bold = [&](const std::string& t) { return style.bold(t); };
+            fmt::print("{}", a->final_board ? contest::final_board_text(db, bold)
+                                            : contest::board_text(db, bold, a->public_board));
+            return exit_ok;
+        }
+        if (*final) {
+            a->final.judge = a->judge;
+            a->final.judge.time_limit = std::chrono::seconds(a->time_limit_s);
+            a->final.judge.race_time_limit = std::chrono::seconds(a->race_time_limit_s);
+            contest::run_final(db, a->db, a->final, [](const contest::FinalEntry& e, int done, int all) {
+                fmt::print("[{}/{}] {} ({}): {}{}\n", done, all, e.submission, sanitize(e.alias, 64),
+                           e.status == "done" ? "done" : "rejected",
+                           e.status == "done" ? fmt::format(", {:.2f} GFLOPS", e.gflops) : ": " + e.reason);
+                std::fflush(stdout);
+            });
+            const Style style = Style::for_fd(1);
+            fmt::print("\n{}", contest::final_board_text(db, [&](const std::string& t) { return style.bold(t); }));
             return exit_ok;
         }
         if (*open) {

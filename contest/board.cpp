@@ -36,23 +36,11 @@ void write_gradescope(const Database& db, const std::string& file) {
                .dump(2);
 }
 
-std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold,
-                       bool public_view) {
+namespace {
+
+// The rows of every board, and the cross-device view when there are several.
+std::string boards_text(const std::vector<DeviceBoard>& boards, const std::function<std::string(const std::string&)>& bold) {
     std::string out;
-    const auto boards = db.board(public_view);
-    if (const ContestWindow w = db.window(); !w.opens.empty() || !w.closes.empty() || !w.frozen.empty()) {
-        const std::string now = db.now();
-        if (!w.closed_by.empty()) out += fmt::format("The contest closed at {} UTC.\n", w.closes);
-        else if (!w.opens.empty() && now < w.opens) out += fmt::format("The contest opens at {} UTC.\n", w.opens);
-        else out += fmt::format("The contest is open{}.\n", w.closes.empty() ? "" : " until " + w.closes + " UTC");
-        if (!w.frozen.empty() && w.closed_by.empty())
-            out += public_view ? fmt::format("The public board is frozen at {} UTC: this is what it shows.\n", w.frozen)
-                               : fmt::format("The public board is frozen at {} UTC; this view shows every run "
-                                             "(--public: what the page shows).\n",
-                                             w.frozen);
-        out += "\n";
-    }
-    if (boards.empty()) out += "No results yet.\n";
     for (const auto& b : boards) {
         // Names come from runs, some judged elsewhere: never raw bytes to a terminal.
         out += fmt::format("{}{}\n", bold(sanitize(b.device, 256)),
@@ -77,6 +65,29 @@ std::string board_text(const Database& db, const std::function<std::string(const
         }
         out += "\n";
     }
+    return out;
+}
+
+}  // namespace
+
+std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold,
+                       bool public_view) {
+    std::string out;
+    const auto boards = db.board(public_view);
+    if (const ContestWindow w = db.window(); !w.opens.empty() || !w.closes.empty() || !w.frozen.empty()) {
+        const std::string now = db.now();
+        if (!w.closed_by.empty()) out += fmt::format("The contest closed at {} UTC.\n", w.closes);
+        else if (!w.opens.empty() && now < w.opens) out += fmt::format("The contest opens at {} UTC.\n", w.opens);
+        else out += fmt::format("The contest is open{}.\n", w.closes.empty() ? "" : " until " + w.closes + " UTC");
+        if (!w.frozen.empty() && w.closed_by.empty())
+            out += public_view ? fmt::format("The public board is frozen at {} UTC: this is what it shows.\n", w.frozen)
+                               : fmt::format("The public board is frozen at {} UTC; this view shows every run "
+                                             "(--public: what the page shows).\n",
+                                             w.frozen);
+        out += "\n";
+    }
+    if (boards.empty()) out += "No results yet.\n";
+    out += boards_text(boards, bold);
     const auto subs = db.submissions();
     int rejected = 0, withdrawn = 0;
     for (const auto& s : subs) {
@@ -90,6 +101,17 @@ std::string board_text(const Database& db, const std::function<std::string(const
     out += fmt::format("{} submission(s), {} rejected{}; `workbook contest status` lists them.\n", subs.size(), rejected,
                        withdrawn ? fmt::format(", {} withdrawn", withdrawn) : std::string());
     return out;
+}
+
+std::string final_board_text(const Database& db, const std::function<std::string(const std::string&)>& bold) {
+    const auto boards = db.final_board();
+    if (boards.empty())
+        return "No final yet: once the contest has closed, `workbook contest final --top N` judges the top entries "
+               "again.\n";
+    return bold("The final") +
+           ": the top entries judged again after the close, on fresh inputs, with more sittings and\n"
+           "nothing else judging; ranked by those runs only.\n\n" +
+           boards_text(boards, bold);
 }
 
 namespace {
@@ -131,29 +153,35 @@ int export_contest(const Database& db, const std::filesystem::path& dir, bool wi
         ++written;
     };
     using nlohmann::json;
-    // The boards as they stand for the instructor: every run, withdrawn entries off.
-    json boards = json::array();
-    std::string boards_csv = csv_line({"board", "hardware", "rank", "tied", "alias", "runs", "ratio", "ratio_low",
-                                       "ratio_high", "gflops", "speedup", "run_at", "submission_id"});
-    for (const auto& b : db.board()) {
-        json rows = json::array();
-        for (const auto& r : b.rows) {
-            rows.push_back({{"rank", r.rank}, {"tied", r.tied}, {"alias", r.alias}, {"runs", r.runs}, {"ratio", r.ratio},
-                            {"ratio_low", r.ratio_low}, {"ratio_high", r.ratio_high}, {"gflops", r.gflops},
-                            {"speedup", r.speedup}, {"run_at", r.when}, {"submission_id", r.submission_id}});
-            boards_csv += csv_line({b.device, b.hardware, std::to_string(r.rank), r.tied ? "yes" : "no", r.alias,
-                                    std::to_string(r.runs), number(r.ratio), number(r.ratio_low), number(r.ratio_high), number(r.gflops),
-                                    number(r.speedup), r.when, std::to_string(r.submission_id)});
+    // The boards as they stand for the instructor (every run, withdrawn entries off), and the
+    // final's, when one has run.
+    const auto write_boards = [&](const std::string& stem, const std::vector<DeviceBoard>& all) {
+        json boards = json::array();
+        std::string boards_csv = csv_line({"board", "hardware", "rank", "tied", "alias", "runs", "ratio", "ratio_low",
+                                           "ratio_high", "gflops", "speedup", "run_at", "submission_id"});
+        for (const auto& b : all) {
+            json rows = json::array();
+            for (const auto& r : b.rows) {
+                rows.push_back({{"rank", r.rank}, {"tied", r.tied}, {"alias", r.alias}, {"runs", r.runs}, {"ratio", r.ratio},
+                                {"ratio_low", r.ratio_low}, {"ratio_high", r.ratio_high}, {"gflops", r.gflops},
+                                {"speedup", r.speedup}, {"run_at", r.when}, {"submission_id", r.submission_id}});
+                boards_csv += csv_line({b.device, b.hardware, std::to_string(r.rank), r.tied ? "yes" : "no", r.alias,
+                                        std::to_string(r.runs), number(r.ratio), number(r.ratio_low), number(r.ratio_high),
+                                        number(r.gflops), number(r.speedup), r.when, std::to_string(r.submission_id)});
+            }
+            boards.push_back({{"board", b.device}, {"hardware", b.hardware}, {"rows", std::move(rows)}});
         }
-        boards.push_back({{"board", b.device}, {"hardware", b.hardware}, {"rows", std::move(rows)}});
-    }
-    write("boards.json", json{{"boards", std::move(boards)}}.dump(2) + "\n");
-    write("boards.csv", boards_csv);
+        write(stem + ".json", json{{"boards", std::move(boards)}}.dump(2) + "\n");
+        write(stem + ".csv", boards_csv);
+    };
+    write_boards("boards", db.board());
+    if (const auto final = db.final_board(); !final.empty()) write_boards("final-boards", final);
 
     json runs = json::array();
     std::string runs_csv = csv_line({"run", "submission_id", "alias", "board", "device", "driver", "n", "median_s",
                                      "min_s", "max_s", "gflops", "ratio", "ratio_low", "ratio_high", "repeats", "sizes",
-                                     "build_options", "kernel_hash", "yardstick", "yardstick_median_s", "finished_at"});
+                                     "build_options", "kernel_hash", "yardstick", "yardstick_median_s", "finished_at",
+                                     "final"});
     for (const auto& row : db.runs()) {
         const Run& r = row.run;
         runs.push_back({{"run", row.id}, {"submission_id", row.submission_id}, {"alias", row.alias}, {"board", row.board},
@@ -162,12 +190,12 @@ int export_contest(const Database& db, const std::filesystem::path& dir, bool wi
                         {"ratio_low", r.ratio_low}, {"ratio_high", r.ratio_high}, {"repeats", r.repeats},
                         {"sizes", r.sizes}, {"build_options", r.build_options}, {"kernel_hash", r.kernel_hash},
                         {"yardstick", r.yardstick}, {"yardstick_median_s", r.yardstick_median_s},
-                        {"finished_at", r.finished_at}});
+                        {"finished_at", r.finished_at}, {"final", row.final}});
         runs_csv += csv_line({std::to_string(row.id), std::to_string(row.submission_id), row.alias, row.board, r.device,
                               r.driver, std::to_string(r.n), number(r.median_s), number(r.min_s), number(r.max_s),
                               number(r.gflops), number(r.ratio), number(r.ratio_low), number(r.ratio_high),
                               std::to_string(r.repeats), r.sizes, r.build_options, r.kernel_hash, r.yardstick,
-                              number(r.yardstick_median_s), r.finished_at});
+                              number(r.yardstick_median_s), r.finished_at, row.final ? "yes" : "no"});
     }
     write("runs.json", json{{"runs", std::move(runs)}}.dump(2) + "\n");
     write("runs.csv", runs_csv);

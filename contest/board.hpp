@@ -19,8 +19,11 @@ struct JudgeOptions;
 std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold,
                        bool public_view = false);
 
+// The final's board (`contest final`): its runs only; says so when no final has run.
+std::string final_board_text(const Database& db, const std::function<std::string(const std::string&)>& bold);
+
 // `contest export DIR`: boards.{csv,json} (every board as it stands, withdrawn entries off it),
-// runs.{csv,json} (every run), submissions.{csv,json} (every entry, its status, reason and
+// final-boards.{csv,json} (once `contest final` has run), runs.{csv,json} (every run, the final's marked), submissions.{csv,json} (every entry, its status, reason and
 // history, withdrawals included), window.json, and with `with_sources` sources/<id>.cl. DIR must
 // be new or empty: nothing is overwritten. Returns the number of files written.
 int export_contest(const Database& db, const std::filesystem::path& dir, bool with_sources);

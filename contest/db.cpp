@@ -21,7 +21,7 @@
 namespace workbook::contest {
 
 Database::Database(const std::filesystem::path& file)
-    : db_(std::make_unique<SQLite::Database>(file.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE)) {
+    : file_(file), db_(std::make_unique<SQLite::Database>(file.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE)) {
     db_->exec("PRAGMA busy_timeout=10000");  // the server and the judge write concurrently
     // Two processes opening a new database at once (a server starting while the instructor queues
     // the baseline) can meet SQLITE_BUSY where SQLite waits for no busy handler: the switch to WAL
@@ -225,16 +225,16 @@ bool is_utc_time(const std::string& t) {
 
 }  // namespace
 
-void Database::insert_run(std::int64_t submission, const Run& run) {
+void Database::insert_run(std::int64_t submission, const Run& run, bool final) {
     SQLite::Statement dev(*db_, "INSERT OR IGNORE INTO devices(name, driver) VALUES (?, ?)");
     dev.bind(1, run.device);
     dev.bind(2, run.driver);
     dev.exec();
     SQLite::Statement insert(*db_, R"(INSERT INTO runs(submission_id, device_id, n, median_s, min_s, max_s, gflops,
         repeats, sizes, build_options, kernel_hash, ratio, ratio_low, ratio_high, yardstick, yardstick_median_s, board,
-        finished_at)
+        final, finished_at)
         VALUES (?, (SELECT id FROM devices WHERE name = ? AND driver = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                COALESCE(?, strftime('%Y-%m-%dT%H:%M:%S','now'))))");
+                ?, COALESCE(?, strftime('%Y-%m-%dT%H:%M:%S','now'))))");
     int i = 1;
     insert.bind(i++, submission);
     insert.bind(i++, run.device);
@@ -254,6 +254,7 @@ void Database::insert_run(std::int64_t submission, const Run& run) {
     insert.bind(i++, run.yardstick);
     insert.bind(i++, run.yardstick_median_s);
     insert.bind(i++, run.board);
+    insert.bind(i++, final ? 1 : 0);
     // Only a time in the database's own format is kept (a merged file is checked, not trusted).
     if (is_utc_time(run.finished_at))
         insert.bind(i++, run.finished_at);
@@ -296,7 +297,11 @@ std::vector<Submission> Database::submissions() const {
     return out;
 }
 
-std::vector<DeviceBoard> Database::board(bool public_view) const {
+std::vector<DeviceBoard> Database::board(bool public_view) const { return ranked_boards(public_view, false); }
+
+std::vector<DeviceBoard> Database::final_board() const { return ranked_boards(false, true); }
+
+std::vector<DeviceBoard> Database::ranked_boards(bool public_view, bool final) const {
     // Each alias's best kernel on each board, by ratio to the yardstick (then GFLOPS, for runs from
     // before the yardstick); ties go to the earlier one. The runs of one alias's identical kernel
     // text (its fingerprint) are pooled into one record, their median run: resubmitting a kernel
@@ -311,7 +316,7 @@ std::vector<DeviceBoard> Database::board(bool public_view) const {
                    d.name || ' / ' || d.driver AS hardware,
                    CASE WHEN r.kernel_hash != '' THEN r.kernel_hash ELSE 'run ' || r.id END AS text_key
             FROM runs r JOIN devices d ON d.id = r.device_id JOIN submissions sub ON sub.id = r.submission_id
-            WHERE sub.status != 'withdrawn' AND (? = 0 OR r.id <= ?)),
+            WHERE sub.status != 'withdrawn' AND (? = 0 OR r.id <= ?) AND r.final = ?),
         numbered AS (
             SELECT k.*,
                    ROW_NUMBER() OVER pool_by_ratio AS i,
@@ -339,6 +344,7 @@ std::vector<DeviceBoard> Database::board(bool public_view) const {
     const bool frozen = !w.frozen.empty() && w.closed_by.empty();
     s.bind(1, frozen ? 1 : 0);
     s.bind(2, frozen ? w.frozen_after_run : 0);
+    s.bind(3, final ? 1 : 0);
     std::vector<DeviceBoard> boards;
     std::map<std::string, std::size_t> index;
     std::map<std::string, double> baseline_ratios;
@@ -465,7 +471,7 @@ std::vector<Database::Judged> Database::judged() const {
         SQLite::Statement r(*db_, R"(SELECT d.name, d.driver, r.n, r.median_s, r.min_s, r.max_s, r.gflops, r.repeats,
             r.sizes, r.build_options, r.kernel_hash, r.ratio, r.ratio_low, r.ratio_high, r.yardstick,
             r.yardstick_median_s, r.board, r.finished_at FROM runs r JOIN devices d ON d.id = r.device_id
-            WHERE r.submission_id = ?
+            WHERE r.submission_id = ? AND r.final = 0
             ORDER BY r.id)");
         r.bind(1, j.submission.id);
         while (r.executeStep()) {

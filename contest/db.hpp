@@ -52,6 +52,7 @@ struct Student {
 class Database {
 public:
     explicit Database(const std::filesystem::path& file);
+    const std::filesystem::path& file() const { return file_; }
     ~Database();
 
     // Queues a submission. Throws RateLimited when the alias submitted less than
@@ -71,6 +72,13 @@ public:
     // Every board, best first. `public_view`: as the page shows it (while the contest is frozen and
     // not yet closed, only runs recorded up to the freeze); withdrawn entries are never on it.
     std::vector<DeviceBoard> board(bool public_view = false) const;
+    // The final (`contest final`): its runs only, each alias's best, ranked as the board is. Empty
+    // before a final has run.
+    std::vector<DeviceBoard> final_board() const;
+    // A run of the final: on the final board only (the running board keeps its runs as they were).
+    void record_final(std::int64_t submission, const Run& run);
+    // An entry the final judged again and rejected (fresh inputs found it wrong): in its history.
+    void reject_final(std::int64_t submission, const std::string& board, const std::string& reason);
 
     // The contest's window (contest/window.hpp). Entries are refused outside it (ContestClosed),
     // except the instructor's reserved aliases.
@@ -90,6 +98,7 @@ public:
         std::int64_t id = 0, submission_id = 0;
         std::string alias, board;
         Run run;
+        bool final = false;  // a run of `contest final`
     };
     std::vector<RunRow> runs() const;
     // This database's clock, in its time format.
@@ -153,10 +162,12 @@ private:
     std::string setting(const std::string& key) const;
     void set_setting(const std::string& key, const std::string& value);
     void check_window() const;  // ContestClosed outside it
-    void insert_run(std::int64_t submission, const Run& run);
+    void insert_run(std::int64_t submission, const Run& run, bool final = false);
+    std::vector<DeviceBoard> ranked_boards(bool public_view, bool final) const;
     void add_event(std::int64_t submission, const std::string& device, const std::string& state,
                    const std::string& detail);
     void settle(std::int64_t submission);
+    std::filesystem::path file_;
     std::unique_ptr<SQLite::Database> db_;
 };
 

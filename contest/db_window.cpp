@@ -10,7 +10,23 @@ namespace workbook::contest {
 void Database::create_window_schema() {
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     db_->exec("CREATE TABLE IF NOT EXISTS contest_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    // The final's runs (`contest final`): on the final board only, never on the running one.
+    bool has_final = false;
+    SQLite::Statement columns(*db_, "PRAGMA table_info(runs)");
+    while (columns.executeStep()) has_final |= columns.getColumn(1).getString() == "final";
+    if (!has_final) db_->exec("ALTER TABLE runs ADD COLUMN final INTEGER NOT NULL DEFAULT 0");
     t.commit();
+}
+
+void Database::record_final(std::int64_t submission, const Run& run) {
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    insert_run(submission, run, true);
+    add_event(submission, run.board, "final", fmt::format("judged again for the final: {:.2f} GFLOPS", run.gflops));
+    t.commit();
+}
+
+void Database::reject_final(std::int64_t submission, const std::string& board, const std::string& reason) {
+    add_event(submission, board, "final rejected", reason);
 }
 
 std::string Database::setting(const std::string& key) const {
@@ -114,7 +130,8 @@ std::vector<Database::RunRow> Database::runs() const {
         SELECT r.id, r.submission_id, sub.alias,
                CASE WHEN r.board != '' THEN r.board ELSE d.name || ' / ' || d.driver END,
                d.name, d.driver, r.n, r.median_s, r.min_s, r.max_s, r.gflops, r.repeats, r.sizes, r.build_options,
-               r.kernel_hash, r.ratio, r.ratio_low, r.ratio_high, r.yardstick, r.yardstick_median_s, r.finished_at
+               r.kernel_hash, r.ratio, r.ratio_low, r.ratio_high, r.yardstick, r.yardstick_median_s, r.finished_at,
+               r.final
         FROM runs r JOIN devices d ON d.id = r.device_id JOIN submissions sub ON sub.id = r.submission_id
         ORDER BY r.id)");
     std::vector<RunRow> rows;
@@ -143,6 +160,7 @@ std::vector<Database::RunRow> Database::runs() const {
         r.yardstick = s.getColumn(i++).getString();
         r.yardstick_median_s = s.getColumn(i++).getDouble();
         r.finished_at = s.getColumn(i++).getString();
+        row.final = s.getColumn(i++).getInt() != 0;
         r.board = row.board;
         rows.push_back(std::move(row));
     }

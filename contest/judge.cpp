@@ -26,6 +26,11 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -318,11 +323,31 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::
     return out;
 }
 
+JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting) {
+    const std::string file = db.string() + ".judging.lock";
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd_ < 0) throw Error(fmt::format("cannot open the judging lock {}: {}", file, std::strerror(errno)));
+    const int how = kind == Kind::exclusive ? LOCK_EX : LOCK_SH;
+    if (::flock(fd_, how | LOCK_NB) == 0) return;
+    if (waiting) waiting();
+    while (::flock(fd_, how) != 0)
+        if (errno != EINTR) {
+            ::close(fd_);
+            throw Error(fmt::format("cannot lock {}: {}", file, std::strerror(errno)));
+        }
+}
+
+JudgingLock::~JudgingLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
 std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
     static std::once_flag reclaimed;
     std::call_once(reclaimed, [] {
         for (const auto& line : reclaim_judge_leftovers()) fmt::print(stderr, "judge: {}\n", line);
     });
+    // Taken before the claim: while the final runs, an entry stays queued, not "running".
+    const JudgingLock turn(db.file(), JudgingLock::Kind::shared);
     const auto sub = db.claim();
     if (!sub) return std::nullopt;
     const Outcome r = judge_source(*sub, o);

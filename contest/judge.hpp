@@ -12,6 +12,8 @@
 #include "workbook/matmul.hpp"
 
 #include <chrono>
+#include <filesystem>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -87,6 +89,23 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& options,
 // a hash or a time that does not add up); empty when it can. Every run is checked by it before it
 // is recorded, the local judge's as a Slurm job's.
 std::string implausible_run(const Run& run, const JudgeOptions& options, const Submission& entry);
+
+// One judging of a contest at a time on its device, timing alone: every judge of the contest
+// (`contest judge`, the server's) holds this shared while it judges an entry, and the final holds
+// it exclusively for its whole run. A file lock beside the database (`DB.judging.lock`), so it
+// holds across processes and goes with a killed one.
+class JudgingLock {
+public:
+    enum class Kind { shared, exclusive };
+    // Waits for the lock; `waiting` is called once first when another process holds it.
+    JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting = {});
+    ~JudgingLock();
+    JudgingLock(const JudgingLock&) = delete;
+    JudgingLock& operator=(const JudgingLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
 
 // Judges the oldest queued submission (in a child process with a time limit, on the device the
 // WORKBOOK_* variables choose) and records the run or the rejection. Empty when the queue is empty.

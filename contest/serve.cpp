@@ -277,6 +277,7 @@ void zoo_local_loop(const ServeOptions& options, const Zoo& zoo, const std::atom
             // Round robin over the local devices: each one's oldest queued judging in turn.
             for (std::size_t k = 0; k < local.size() && !judged && !stop; ++k) {
                 const auto& d = *zoo.find(local[(next + k) % local.size()]);
+                const JudgingLock turn(options.db, JudgingLock::Kind::shared);  // the final times alone
                 const auto sub = db.claim_judging(d.name);
                 if (!sub) continue;
                 judged = true;
