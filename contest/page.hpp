@@ -112,6 +112,8 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   const CROSS = '\u0000cross';  // the cross-device tab's key: no device name holds a NUL
   let boards = [];            // the last /api/board devices
   let cross = [];             // the last /api/board cross_device rows (two boards or more)
+  let finals = [];            // the last /api/board final boards (after `contest final`), tabs first
+  const FINAL = 'final:';
   let baselineAlias = '';
   let referenceAlias = '';
   let racePassOff = false;    // the judge runs with --no-race-check
@@ -153,20 +155,20 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
   }
 
   function tabKeys() {
-    const keys = boards.map(function (b) { return b.device; });
+    const keys = finals.map(function (b) { return FINAL + b.device; }).concat(boards.map(function (b) { return b.device; }));
     if (cross.length > 0) keys.push(CROSS);
     return keys;
   }
   function renderTabs() {
     const nav = document.getElementById('tabs');
     const buttons = tabKeys().map(function (key) {
-      const label = key === CROSS ? 'Across devices' : key;
+      const label = key === CROSS ? 'Across devices' : key.indexOf(FINAL) === 0 ? 'Final \u00b7 ' + key.slice(FINAL.length) : key;
       const button = el('button', key === selected ? 'active' : '', label);
       button.type = 'button';
       button.setAttribute('role', 'tab');
       button.setAttribute('aria-selected', key === selected ? 'true' : 'false');
       button.title = label;
-      button.dataset.tab = key === CROSS ? 'cross' : 'device';
+      button.dataset.tab = key === CROSS ? 'cross' : key.indexOf(FINAL) === 0 ? 'final' : 'device';
       button.addEventListener('click', function () { select(key); });
       return button;
     });
@@ -286,10 +288,12 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
       main.replaceChildren(el('div', 'empty', 'No results yet: the first kernels are being judged.'));
       return;
     }
-    if (tabKeys().indexOf(selected) < 0) selected = boards[0].device;
+    if (tabKeys().indexOf(selected) < 0) selected = tabKeys()[0];
     renderTabs();
     if (selected === CROSS) { main.replaceChildren(renderCross()); return; }
-    const board = boards.find(function (b) { return b.device === selected; });
+    const board = selected.indexOf(FINAL) === 0
+      ? finals.find(function (b) { return FINAL + b.device === selected; })
+      : boards.find(function (b) { return b.device === selected; });
     main.replaceChildren(board.rows.length > 0 ? renderBoard(board)
                                                : el('div', 'empty', 'No results on ' + board.device + ' yet.'));
   }
@@ -349,6 +353,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     const data = await response.json();
     boards = Array.isArray(data.devices) ? data.devices : [];
     cross = Array.isArray(data.cross_device) ? data.cross_device : [];
+    finals = Array.isArray(data.final) ? data.final : [];
     baselineAlias = typeof data.baseline_alias === 'string' ? data.baseline_alias : '';
     referenceAlias = typeof data.reference_alias === 'string' ? data.reference_alias : '';
     racePassOff = data.race_pass === 'off';

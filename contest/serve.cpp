@@ -391,18 +391,21 @@ int serve(const ServeOptions& options) {
     });
 
     server.Get("/api/board", [&](const httplib::Request&, httplib::Response& res) {
-        std::vector<DeviceBoard> boards;
+        std::vector<DeviceBoard> boards, finals;
         ContestWindow window;
         std::string now;
         {
             std::lock_guard lock(web_db_mutex);
             boards = web_db.board(true);  // as the public sees it: frozen until the close
+            finals = web_db.final_board();
             window = web_db.window();
             now = web_db.now();
         }
         if (!zoo.devices.empty()) boards = zoo_boards(std::move(boards), zoo);
         json j = board_json(boards, options.judge_options.race_check);
         j["contest"] = window_json(window, now);
+        // The final's boards (`contest final`), shown first once there are any.
+        j["final"] = board_json(finals, options.judge_options.race_check)["devices"];
         send_json(res, j);
     });
 

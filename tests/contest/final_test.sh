@@ -86,4 +86,28 @@ wait $holder
 "$wb" contest --db c.db judge "${settings[@]}" > after.log 2>&1 || fail "judging after: $(cat after.log)"
 grep -q "^judged 6 " after.log || fail "the waiting entry was not judged after the final: $(cat after.log)"
 echo "ok: a judge waits while the final holds the device"
+
+# The page's data: the final boards beside the running ones.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$wb" contest --db c.db serve --port "$port" --token t --no-race-check > serve.log 2>&1 &
+server=$!
+python3 - "$port" "$top3" <<'PY' || { kill $server; fail "/api/board's final: $(tail -5 serve.log)"; }
+import json, sys, time, urllib.request
+port, top3 = sys.argv[1], sorted(sys.argv[2].split())
+for _ in range(100):
+    try:
+        data = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/board", timeout=2))
+        break
+    except OSError:
+        time.sleep(0.1)
+else:
+    sys.exit("the server did not answer")
+final = sorted(r["alias"] for b in data["final"] for r in b["rows"])
+assert final == sorted(top3 + ["(baseline: naive kernel)"]), final
+running = {r["alias"] for b in data["devices"] for r in b["rows"]}
+assert len(running) == 5, running
+print(f"ok: /api/board carries the final board ({', '.join(final)}) beside the running one")
+PY
+kill $server
+wait $server 2>/dev/null || true
 echo "PASS: final"
