@@ -6,6 +6,7 @@
 #include "contest/alias.hpp"
 #include "contest/board.hpp"
 #include "contest/db.hpp"
+#include "contest/client.hpp"
 #include "contest/final.hpp"
 #include "contest/judge.hpp"
 #include "contest/reference.hpp"
@@ -53,6 +54,8 @@ struct ContestArgs {
     std::int64_t withdraw_id = 0;
     bool public_board = false, with_sources = false, final_board = false;
     contest::FinalOptions final;
+    std::string server;  // the participant's client: a contest server's address
+    int check_n = 256;
 };
 
 std::string naive_baseline(const std::string& root) {
@@ -62,6 +65,35 @@ std::string naive_baseline(const std::string& root) {
 
 }  // namespace
 
+// `contest check`: what the judge checks, on this machine, before an upload. Nothing is stored.
+// No sandbox: the kernel is the participant's own, on their own machine.
+int check_kernel(const std::string& file, int n, contest::JudgeOptions options) {
+    contest::Submission entry;
+    entry.alias = "check";
+    entry.file_name = std::filesystem::path(file).filename().string();
+    entry.source = read_file(file);
+    contest::parse_declaration(entry.source);
+    options.ranking_n = n;
+    options.sandbox = false;
+    const std::string race = contest::race_check_skipped(options);
+    if (options.race_check && !race.empty()) {
+        fmt::print(stderr, "race pass: not run here ({}); the judge runs it: apt-get install oclgrind to run it too\n", race);
+        options.race_check = false;
+    }
+    fmt::print("checking {} as the judge does (sizes 1, 17, 100, 257, two secret ones and {}{})...\n", file, n,
+               options.race_check ? ", then the race pass under Oclgrind" : "");
+    std::fflush(stdout);
+    const contest::Outcome r = contest::judge_source(entry, options);
+    if (r.status != "done") {
+        fmt::print("{}: {}\n", r.status == "rejected" ? "the judge would reject it" : "the check could not run", r.reason);
+        return exit_wrong_result;
+    }
+    fmt::print("ok: correct at every size{}; {:.2f} GFLOPS here at N = {} ({}). Upload it with `workbook contest "
+               "submit {} --server URL`\n",
+               options.race_check ? ", the race pass clean" : "", r.run.gflops, n, r.run.device, file);
+    return exit_ok;
+}
+
 std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     auto a = std::make_shared<ContestArgs>();
     contest = app.add_subcommand("contest", "the matmul contest: submit kernels, judge them, show the board");
@@ -70,8 +102,15 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     auto* submit = contest->add_subcommand("submit", "queue a kernel file for the judge");
     submit->add_option("FILE", a->file, "the .cl file with mmul and its // contest: declaration")->required()
         ->check(CLI::ExistingFile);
-    submit->add_option("--alias", a->alias, "the name on the board")->required();
+    submit->add_option("--alias", a->alias,
+                       "the name on the board (with --server and your own token: optional, the roster's or your first)");
     submit->add_option("--interval", a->interval, "seconds between two submissions of one alias")->capture_default_str();
+    // The participant's side: a contest server instead of the database (contest/client.hpp).
+    const auto server_option = [&](CLI::App* cmd, const char* what) {
+        cmd->add_option("--server", a->server, what);
+        cmd->add_option("--token", a->token, "your upload token (default: $WORKBOOK_CONTEST_TOKEN)")->envname("WORKBOOK_CONTEST_TOKEN");
+    };
+    server_option(submit, "upload to this contest server (http://host:port) instead of queueing in --db");
     auto* judge = contest->add_subcommand("judge", "judge queued submissions on the device WORKBOOK_* chooses");
     judge->add_flag("--loop", a->loop, "keep waiting for new submissions");
     judge->add_option("--n", a->judge.ranking_n, "the ranking size N")->capture_default_str();
@@ -106,6 +145,15 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     board->add_flag("--public", a->public_board,
                     "as the page shows it (while frozen: the runs up to the freeze); default: every run");
     board->add_flag("--final", a->final_board, "the final's board (`contest final`): its runs only");
+    board->add_option("--server", a->server, "the live board of this contest server (http://host:port)");
+    auto* check = contest->add_subcommand(
+        "check", "the judge's checks on your kernel here, before you upload it: its declaration, every size, the race pass");
+    check->add_option("FILE", a->file, "the .cl file with mmul and its // contest: declaration")->required()
+        ->check(CLI::ExistingFile);
+    check->add_option("--n", a->check_n, "the size it is timed at here (the judge ranks at the contest's own)")
+        ->capture_default_str()
+        ->check(CLI::Range(16, 4096));
+    check->add_flag("!--no-race-check", a->judge.race_check, "skip the race pass (Oclgrind)");
     auto* final = contest->add_subcommand(
         "final", "after the close: judge the top entries of a board again on fresh inputs, with more sittings and "
                  "nothing else judging, for the final board");
@@ -140,6 +188,8 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     export_cmd->add_option("DIR", a->export_dir, "a new or empty folder")->required();
     export_cmd->add_flag("--with-sources", a->with_sources, "also each entry's kernel, as sources/<id>.cl");
     auto* status = contest->add_subcommand("status", "every submission with its status and reason (per device in a zoo)");
+    server_option(status, "your entries on this contest server (http://host:port): states, reasons, queue places");
+    status->add_option("--alias", a->alias, "with the workshop's shared token: whose entries");
     status->add_flag("--history", a->history, "also every state each judging went through, with its time");
     auto* retry = contest->add_subcommand("retry", "queue a zoo's failed judgings again (a Slurm job that failed, was "
                                                    "cancelled or never reported)");
@@ -237,9 +287,24 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         }
 #ifdef WORKBOOK_CONTEST_SERVE
         if (*judge_job) return contest::judge_job(a->job);
+        if (!a->server.empty()) {
+            const contest::ClientOptions client{a->server, a->token, a->alias};
+            if (*submit) {
+                contest::parse_declaration(read_file(a->file));  // a clear error now rather than a rejection later
+                return contest::client_submit(client, a->file);
+            }
+            if (*status) return contest::client_status(client);
+            const Style style = Style::for_fd(1);
+            return contest::client_board(client, [&](const std::string& t) { return style.bold(t); });
+        }
+#else
+        if (!a->server.empty())
+            throw Error("this build has no contest client (it needs libcpp-httplib-dev: scripts/setup.sh --all)");
 #endif
+        if (*check) return check_kernel(a->file, a->check_n, a->judge);
         contest::Database db(a->db);
         if (*submit) {
+            if (a->alias.empty()) throw Error("contest submit: give --alias (the name on the board)");
             const std::string source = read_file(a->file);
             contest::parse_declaration(source);  // a clear error now rather than a rejection later
             const auto alias = contest::normalise_alias(a->alias);  // the server's rules

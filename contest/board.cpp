@@ -36,9 +36,6 @@ void write_gradescope(const Database& db, const std::string& file) {
                .dump(2);
 }
 
-namespace {
-
-// The rows of every board, and the cross-device view when there are several.
 std::string boards_text(const std::vector<DeviceBoard>& boards, const std::function<std::string(const std::string&)>& bold) {
     std::string out;
     for (const auto& b : boards) {
@@ -67,8 +64,6 @@ std::string boards_text(const std::vector<DeviceBoard>& boards, const std::funct
     }
     return out;
 }
-
-}  // namespace
 
 std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold,
                        bool public_view) {

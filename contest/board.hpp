@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace workbook::contest {
 
@@ -18,6 +19,9 @@ struct JudgeOptions;
 // is frozen or the contest not open.
 std::string board_text(const Database& db, const std::function<std::string(const std::string&)>& bold,
                        bool public_view = false);
+
+// The rows of these boards, and the cross-device view when there are several (names sanitised).
+std::string boards_text(const std::vector<DeviceBoard>& boards, const std::function<std::string(const std::string&)>& bold);
 
 // The final's board (`contest final`): its runs only; says so when no final has run.
 std::string final_board_text(const Database& db, const std::function<std::string(const std::string&)>& bold);

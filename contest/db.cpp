@@ -297,6 +297,21 @@ std::vector<Submission> Database::submissions() const {
     return out;
 }
 
+std::vector<Database::OwnEntry> Database::entries_of(const std::string& owner) const {
+    // The judge takes the oldest queued entry first: a queued entry's place is the count of those
+    // queued up to it.
+    SQLite::Statement s(*db_, R"(
+        SELECT id, alias, file_name, '', submitted_at, status, reason,
+               CASE WHEN status = 'queued'
+                    THEN (SELECT COUNT(*) FROM submissions q WHERE q.status = 'queued' AND q.id <= submissions.id)
+                    ELSE 0 END
+        FROM submissions WHERE owner = ? ORDER BY id DESC)");
+    s.bind(1, owner);
+    std::vector<OwnEntry> out;
+    while (s.executeStep()) out.push_back({read_submission(s), s.getColumn(7).getInt()});
+    return out;
+}
+
 std::vector<DeviceBoard> Database::board(bool public_view) const { return ranked_boards(public_view, false); }
 
 std::vector<DeviceBoard> Database::final_board() const { return ranked_boards(false, true); }

@@ -69,6 +69,13 @@ public:
     void requeue_running();  // at judge start: runs cut short by a kill go back to the queue
     std::optional<Submission> submission(std::int64_t id) const;
     std::vector<Submission> submissions() const;  // newest first, `source` left empty
+    // One uploader's entries ("student:ID" or "alias:KEY"), newest first, `source` left empty,
+    // each queued one with its place in the judge's queue (1: next).
+    struct OwnEntry {
+        Submission submission;
+        int queue_position = 0;
+    };
+    std::vector<OwnEntry> entries_of(const std::string& owner) const;
     // Every board, best first. `public_view`: as the page shows it (while the contest is frozen and
     // not yet closed, only runs recorded up to the freeze); withdrawn entries are never on it.
     std::vector<DeviceBoard> board(bool public_view = false) const;

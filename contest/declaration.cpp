@@ -7,7 +7,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <regex>
+#include <optional>
+#include <utility>
 #include <sstream>
 
 namespace workbook::contest {
@@ -138,30 +139,69 @@ matmul::Launch launch_geometry(const Declaration& d, int n) {
     return g;
 }
 
+namespace {
+
+// No std::regex on an entry's lines: libstdc++'s matcher recurses once per character, and one
+// long line (a 300 KB comment) overflowed the stack. Each rule is a few steps by hand.
+constexpr const char* blanks = " \t\r\f\v";
+
+// Whether a line (as the preprocessor reads it) is an #include, #import or #embed directive, in
+// any spelling: `%:` for `#`, blanks before and after it.
+bool reads_a_file(const std::string& line) {
+    std::size_t i = line.find_first_not_of(blanks);
+    if (i == std::string::npos) return false;
+    if (line.compare(i, 1, "#") == 0) i += 1;
+    else if (line.compare(i, 2, "%:") == 0) i += 2;
+    else return false;
+    i = line.find_first_not_of(blanks, i);
+    if (i == std::string::npos) return false;
+    for (const std::string name : {"include", "import", "embed"})
+        if (line.compare(i, name.size(), name) == 0) return true;
+    return false;
+}
+
+// `// contest: key = value`: the key and the value (blanks trimmed), or nothing when the line is not that.
+std::optional<std::pair<std::string, std::string>> declaration_line(const std::string& line) {
+    std::size_t i = line.find_first_not_of(blanks);
+    auto expect = [&](const std::string& text) {
+        if (i == std::string::npos || line.compare(i, text.size(), text) != 0) return false;
+        i = line.find_first_not_of(blanks, i + text.size());
+        return true;
+    };
+    if (!expect("//") || !expect("contest:") || i == std::string::npos) return std::nullopt;
+    const std::size_t key_end = line.find_first_not_of("abcdefghijklmnopqrstuvwxyz_", i);
+    if (key_end == i || key_end == std::string::npos) return std::nullopt;
+    std::string key = line.substr(i, key_end - i);
+    i = line.find_first_not_of(blanks, key_end);
+    if (!expect("=")) return std::nullopt;
+    std::string value = i == std::string::npos ? std::string() : line.substr(i);
+    value.erase(value.find_last_not_of(blanks) + 1);
+    return std::make_pair(std::move(key), std::move(value));
+}
+
+}  // namespace
+
 Declaration parse_declaration(const std::string& source) {
     // An entry is one file: nothing outside it reaches the compiler (and no file's text a reason).
     // Checked on the text as the preprocessor reads it (continued lines joined, comments out), and
     // with every spelling of the directive: `%:` is `#`, and include_next and embed read files too.
-    static const std::regex include_re(R"(^\s*(#|%:)\s*(include|import|embed))");
     {
         std::istringstream lines(as_preprocessor_reads(source));
         int at = 0;
         for (std::string line; std::getline(lines, line);)
-            if (++at, std::regex_search(line, include_re))
+            if (++at, reads_a_file(line))
                 throw Error(fmt::format("submission.cl:{}: #include is not allowed: a contest entry is one file", at));
     }
-    static const std::regex line_re(R"(^\s*//\s*contest:\s*([a-z_]+)\s*=\s*(.*?)\s*$)");
     Declaration d;
     std::istringstream in(source);
     int number = 0;
     bool has_global = false, has_local = false;
     for (std::string line; std::getline(in, line);) {
         ++number;
-        std::smatch m;
         if (line.find("contest:") == std::string::npos) continue;
-        if (!std::regex_match(line, m, line_re))
-            throw Error(fmt::format("line {}: a declaration reads `// contest: key = value`", number));
-        const std::string key = m[1], value = m[2];
+        const auto declared = declaration_line(line);
+        if (!declared) throw Error(fmt::format("line {}: a declaration reads `// contest: key = value`", number));
+        const auto& [key, value] = *declared;
         if (key == "global") d.global = split_list(value), has_global = true;
         else if (key == "local") d.local = split_list(value), has_local = true;
         else if (key == "local_floats") d.local_floats = split_list(value);
@@ -174,8 +214,7 @@ Declaration parse_declaration(const std::string& source) {
         throw Error("missing `// contest: global = ...` or `// contest: local = ...`: the judge needs both");
     if (d.global.empty() || d.global.size() > 3 || d.global.size() != d.local.size())
         throw Error("global and local need the same number (1 to 3) of sizes");
-    static const std::regex safe_options(R"(^[A-Za-z0-9_=. -]*$)");
-    if (!std::regex_match(d.options, safe_options))
+    if (d.options.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_=. -") != std::string::npos)
         throw Error("options: only build flags such as -cl-fast-relaxed-math or -DTS=16 are allowed");
     return d;
 }

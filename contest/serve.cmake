@@ -7,7 +7,7 @@ find_package(nlohmann_json REQUIRED)  # nlohmann-json3-dev
 find_package(Threads REQUIRED)
 
 add_library(workbook_contest_serve STATIC "${CMAKE_CURRENT_LIST_DIR}/serve.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_gate.cpp"
-  "${CMAKE_CURRENT_LIST_DIR}/slurm_jobs.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_json.cpp")
+  "${CMAKE_CURRENT_LIST_DIR}/slurm_jobs.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_json.cpp" "${CMAKE_CURRENT_LIST_DIR}/client.cpp")
 target_link_libraries(workbook_contest_serve
   PUBLIC workbook_contest nlohmann_json::nlohmann_json PkgConfig::CPP_HTTPLIB
   PRIVATE Threads::Threads)
@@ -44,5 +44,10 @@ if(WORKBOOK_TEST_CONTEST_SERVER)
   add_test(NAME contest.window
     COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/tests/contest/window_test.py"
             "$<TARGET_FILE:contest_serve_test>" "$<TARGET_FILE:workbook>" "${PROJECT_BINARY_DIR}/contest-window")
-  set_tests_properties(contest.roster contest.slow_clients contest.window PROPERTIES LABELS e2e TIMEOUT 180)
+  # The participant's client (`contest submit|status|board --server`, `contest check`) against a real server.
+  add_test(NAME contest.client
+    COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/tests/contest/client_test.py"
+            "$<TARGET_FILE:contest_serve_test>" "$<TARGET_FILE:workbook>" "${PROJECT_BINARY_DIR}/contest-client"
+            "${PROJECT_SOURCE_DIR}")
+  set_tests_properties(contest.roster contest.slow_clients contest.window contest.client PROPERTIES LABELS e2e TIMEOUT 180)
 endif()

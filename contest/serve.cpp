@@ -437,6 +437,43 @@ int serve(const ServeOptions& options) {
         send_json(res, {{"submissions", std::move(list)}});
     });
 
+    // One participant's entries (`workbook contest status --server`): with a roster, the token's
+    // student's; with the shared token, the ?alias= one's (as public as /api/submissions there).
+    server.Get("/api/mine", [&](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(web_db_mutex);
+        const bool roster = !options.roster.empty();
+        std::string owner;
+        if (roster) {
+            const auto st = bearer_token(req).empty() ? std::nullopt : web_db.student_by_token_hash(token_hash(bearer_token(req)));
+            if (st) owner = "student:" + st->id;
+        } else if (equal_constant_time(bearer_token(req), options.token)) {
+            const std::string raw = req.get_param_value("alias");
+            if (const auto problem = alias_problem(raw); !problem.empty()) return send_error(res, 400, problem);
+            owner = "alias:" + normalise_alias(raw).key;
+        }
+        if (owner.empty()) {
+            res.set_header("WWW-Authenticate", "Bearer");
+            return send_error(res, 401, roster ? "missing or unknown upload token: send \"Authorization: Bearer "
+                                                 "<token>\" with the token your instructor gave you"
+                                               : "missing or wrong upload token (Authorization: Bearer <token>)");
+        }
+        json list = json::array();
+        for (const auto& e : web_db.entries_of(owner)) {
+            const Submission& sub = e.submission;
+            json item = {{"id", sub.id},         {"alias", sub.alias},     {"file_name", sub.file_name},
+                         {"status", sub.status}, {"reason", sub.reason},   {"submitted_at", sub.submitted_at},
+                         {"queue_position", e.queue_position}};
+            if (!zoo.devices.empty()) {
+                json per = json::array();
+                for (const auto& j : web_db.judgings_of(sub.id))
+                    per.push_back({{"device", j.device}, {"state", j.state}, {"reason", j.reason}});
+                item["devices"] = std::move(per);
+            }
+            list.push_back(std::move(item));
+        }
+        send_json(res, {{"entries", std::move(list)}, {"contest", window_json(web_db.window(), web_db.now())}});
+    });
+
     server.Post("/api/submit", [&](const httplib::Request& req, httplib::Response& res) {
         std::lock_guard lock(web_db_mutex);
         const bool roster = !options.roster.empty();

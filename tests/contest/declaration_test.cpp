@@ -37,3 +37,15 @@ TEST_CASE("declaration: #include is refused in every spelling, on the line it st
     // Inside a comment it is only text.
     CHECK(refusal(head + "// #include <x> would not be allowed\n/* #include <y>\n*/\n" + body) == "");
 }
+
+TEST_CASE("declaration: a very long line is read, not a crash (no recursive matcher on an entry's lines)") {
+    // 300 KB on one line overflowed the stack of a recursive regex matcher.
+    const std::string long_line(300000, 'x');
+    CHECK(refusal(head + "// " + long_line + "\n" + body) == "");
+    CHECK(refusal(head + "#" + std::string(300000, ' ') + "include <x>\n" + body).find("#include is not allowed") !=
+          std::string::npos);
+    CHECK(refusal(head + "// contest: options = -DX=" + long_line + "\n" + body) == "");
+    CHECK(refusal(head + "// contest: options = " + long_line + "!\n" + body).find("options: only build flags") !=
+          std::string::npos);
+    CHECK(refusal(head + "// contest: " + long_line + "\n" + body).find("a declaration reads") != std::string::npos);
+}
