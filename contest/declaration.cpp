@@ -141,24 +141,8 @@ matmul::Launch launch_geometry(const Declaration& d, int n) {
 
 namespace {
 
-// No std::regex on an entry's lines: libstdc++'s matcher recurses once per character, and one
-// long line (a 300 KB comment) overflowed the stack. Each rule is a few steps by hand.
+// No std::regex on an entry's lines (text.hpp): one 300 KB line overflowed its stack.
 constexpr const char* blanks = " \t\r\f\v";
-
-// Whether a line (as the preprocessor reads it) is an #include, #import or #embed directive, in
-// any spelling: `%:` for `#`, blanks before and after it.
-bool reads_a_file(const std::string& line) {
-    std::size_t i = line.find_first_not_of(blanks);
-    if (i == std::string::npos) return false;
-    if (line.compare(i, 1, "#") == 0) i += 1;
-    else if (line.compare(i, 2, "%:") == 0) i += 2;
-    else return false;
-    i = line.find_first_not_of(blanks, i);
-    if (i == std::string::npos) return false;
-    for (const std::string name : {"include", "import", "embed"})
-        if (line.compare(i, name.size(), name) == 0) return true;
-    return false;
-}
 
 // `// contest: key = value`: the key and the value (blanks trimmed), or nothing when the line is not that.
 std::optional<std::pair<std::string, std::string>> declaration_line(const std::string& line) {
@@ -189,7 +173,7 @@ Declaration parse_declaration(const std::string& source) {
         std::istringstream lines(as_preprocessor_reads(source));
         int at = 0;
         for (std::string line; std::getline(lines, line);)
-            if (++at, reads_a_file(line))
+            if (++at, reads_another_file(line))
                 throw Error(fmt::format("submission.cl:{}: #include is not allowed: a contest entry is one file", at));
     }
     Declaration d;

@@ -31,13 +31,11 @@ namespace {
 // Where a kernel reads another file or asks whether one exists: the preprocessor would do it on
 // the machine that builds, so it is refused before the preprocessor runs.
 void refuse_file_reads(const KernelSource& source) {
-    static const std::regex directive(R"(^\s*(#|%:)\s*(include|include_next|import|embed)\b)");
-    static const std::regex has_include(R"(\b__has_(include|include_next|embed)\b)");
     std::istringstream lines(as_preprocessor_reads(source.text));
     int number = 0;
     for (std::string line; std::getline(lines, line);) {
         ++number;
-        if (std::regex_search(line, directive) || std::regex_search(line, has_include))
+        if (reads_another_file(line))
             throw BuildError(fmt::format("{}:{}: a kernel is one file: it may not include, embed or look for other "
                                          "files.\nFix: paste what you need into {}",
                                          source.path, number, std::filesystem::path(source.path).filename().string()));
@@ -95,17 +93,30 @@ std::string_view last_line(const std::string& text) {
 // Rebuilds the source's line structure from cpp's output: what cpp wrote for source line k goes
 // on line k (its linemarkers say which line that is), so compiler messages keep their lines.
 std::string by_source_line(const std::string& output, std::size_t source_lines) {
-    static const std::regex marker(R"re(^# (\d+) "(.*)"( \d+)*$)re");
+    // A linemarker, `# LINE "FILE" FLAGS...`: read by hand (FILE is the kernel's own #line name).
+    const auto marker = [](const std::string& line, std::size_t& number, std::string& file) {
+        if (line.compare(0, 2, "# ") != 0 || line.size() < 3 || !std::isdigit(static_cast<unsigned char>(line[2])))
+            return false;
+        std::size_t i = 2;
+        while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+        if (i - 2 > 9 || line.compare(i, 2, " \"") != 0) return false;
+        const std::size_t close = line.rfind('"');
+        if (close <= i + 1) return false;
+        for (std::size_t k = close + 1; k < line.size(); ++k)
+            if (!std::isdigit(static_cast<unsigned char>(line[k])) && line[k] != ' ') return false;
+        number = std::stoul(line.substr(2, i - 2));
+        file = line.substr(i + 2, close - i - 2);
+        return true;
+    };
     std::vector<std::string> lines(source_lines);
     std::size_t at = 0;  // 0-based line of the next output line
     bool ours = false;   // in the kernel's text, not in cpp's <built-in> or <command-line>
     std::istringstream in(output);
-    std::smatch m;
+    std::size_t number = 0;
+    std::string file;
     for (std::string line; std::getline(in, line);) {
-        if (std::regex_match(line, m, marker)) {
-            const std::string file = m[2].str();
+        if (marker(line, number, file)) {  // cpp starts with line 0
             ours = file.empty() || file[0] != '<' || file == "<stdin>";
-            const std::size_t number = std::stoul(m[1].str());  // cpp starts with line 0
             at = number > 0 ? number - 1 : 0;
             continue;
         }
@@ -185,6 +196,7 @@ Preprocessed preprocess(const KernelSource& source, const std::string& options) 
         std::istringstream lines(r.output);
         std::smatch m;
         for (std::string line; std::getline(lines, line);) {
+            line = clipped(line);  // the message quotes the kernel (text.hpp: no long line to std::regex)
             if (std::regex_match(line, m, message))
                 summary += fmt::format("  {}:{}:{}: {}\n", source.path, m[1].str(), m[2].matched ? m[2].str() : "0",
                                        sanitize(m[3].str(), 1024));

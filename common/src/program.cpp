@@ -1,6 +1,8 @@
 // Program building and build-log parsing (see program.hpp).
 #include "workbook/program.hpp"
 
+#include "workbook/text.hpp"
+
 #include "workbook/errors.hpp"
 #include "workbook/preprocess.hpp"
 
@@ -26,6 +28,7 @@ std::vector<Diagnostic> parse_build_log(const std::string& log) {
     auto number = [](const std::ssub_match& s) { return s.matched ? std::stoi(s.str()) : 0; };
     while (std::getline(lines, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
+        line = clipped(line);  // a compiler quotes the kernel's lines (text.hpp: no long line to std::regex)
         if (std::regex_match(line, m, location_first))
             out.push_back(Diagnostic{m[1], number(m[2]), number(m[3]), m[4], m[5]});
         else if (std::regex_match(line, m, severity_first))

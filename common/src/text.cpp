@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -120,6 +122,38 @@ std::string as_preprocessor_reads(const std::string& source) {
     }
     spliced.append(held, '\n');
     return without_comments(spliced);
+}
+
+namespace {
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+bool has_word(const std::string& text, const std::string& word) {
+    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        const bool starts = at == 0 || !identifier_char(text[at - 1]);
+        const bool ends = at + word.size() == text.size() || !identifier_char(text[at + word.size()]);
+        if (starts && ends) return true;
+    }
+    return false;
+}
+
+bool reads_another_file(const std::string& line) {
+    static const char* blanks = " \t\r\f\v";
+    for (const char* name : {"__has_include", "__has_include_next", "__has_embed"})
+        if (has_word(line, name)) return true;
+    std::size_t i = line.find_first_not_of(blanks);
+    if (i == std::string::npos) return false;
+    if (line.compare(i, 1, "#") == 0) i += 1;
+    else if (line.compare(i, 2, "%:") == 0) i += 2;
+    else return false;
+    i = line.find_first_not_of(blanks, i);
+    if (i == std::string::npos) return false;
+    std::size_t end = i;
+    while (end < line.size() && identifier_char(line[end])) ++end;
+    const std::string name = line.substr(i, end - i);
+    return name == "include" || name == "include_next" || name == "import" || name == "embed";
 }
 
 }  // namespace workbook

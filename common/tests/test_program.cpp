@@ -67,3 +67,10 @@ TEST_CASE("a syntax error reports the .cl file and line, the options and the log
         CHECK(msg.find("build log") != std::string::npos);
     }
 }
+
+TEST_CASE("parse_build_log reads a log that quotes a 400 KB kernel line (no stack overflow)") {
+    const std::string line = "vadd.cl:3:5: error: use of undeclared identifier 'x'" + std::string(400000, ' ') + "x";
+    const auto d = workbook::parse_build_log(line + "\n" + std::string(400000, ' ') + "\n");
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].line == 3);
+}

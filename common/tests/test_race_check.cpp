@@ -152,3 +152,10 @@ TEST_CASE("race::concessions repeats what the test said it changed for the simul
     CHECK(c[0] == "pi_vec.cl is built with -cl-opt-disable here");
     CHECK(c[1] == "the user events are set first");
 }
+
+TEST_CASE("race::parse and synchronises read 400 KB lines (no stack overflow)") {
+    const std::string blanks(400000, ' ');
+    CHECK(workbook::race::parse(blanks + "\n" + blanks + "Kernel: k\n" + blanks + "At line 1 (column 1) of " + blanks + ":\n").size() <= 1);
+    CHECK(workbook::race::synchronises(blanks + "barrier(CLK_LOCAL_MEM_FENCE);"));
+    CHECK(!workbook::race::synchronises(blanks + "// barrier\nx = 1;"));
+}

@@ -37,3 +37,25 @@ TEST_CASE("as_preprocessor_reads joins continued lines and blanks comments, keep
     // Nothing to join or blank: unchanged.
     CHECK(as_preprocessor_reads("kernel void k() {}\n") == "kernel void k() {}\n");
 }
+
+TEST_CASE("reads_another_file: every spelling of a directive that reads a file, and only those") {
+    using workbook::reads_another_file;
+    for (const char* line : {"#include <x>", "  #  include \"y\"", "%:include <x>", "#include_next <x>", "#import \"x\"",
+                             "#embed </etc/passwd>", "#if __has_include(<x>)", "#elif __has_embed(\"y\")",
+                             "\t#\tinclude <x>"})
+        CHECK_MESSAGE(reads_another_file(line), line);
+    for (const char* line : {"#define INCLUDE 1", "#includes", "int include = 0;", "// #include <x> is text here? no: "
+                             "comments are blanked first, this line is not a directive", "x = my__has_include_flag;",
+                             "#pragma once", ""})
+        CHECK_MESSAGE(!reads_another_file(line), line);
+}
+
+TEST_CASE("text rules hold on lines far longer than a recursive matcher's stack allows") {
+    const std::string blanks(400000, ' ');
+    CHECK(workbook::reads_another_file("#" + blanks + "include <x>"));
+    CHECK(!workbook::reads_another_file(blanks + "x"));
+    CHECK(workbook::has_word(std::string(400000, 'a') + " barrier", "barrier"));
+    CHECK(!workbook::has_word(std::string(400000, 'a') + "barrier", "barrier"));
+    CHECK(workbook::clipped(blanks).size() == 2048);
+    CHECK(workbook::clipped("short") == "short");
+}

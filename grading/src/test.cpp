@@ -5,10 +5,28 @@
 #include "workbook/process.hpp"
 
 #include <atomic>
-#include <regex>
+#include <cctype>
 #include <set>
 
 namespace workbook::grading {
+
+namespace {
+
+// Whether doctest's summary says "test cases: 0 ...": no case ran. By hand (the output is the
+// runner's too, and std::regex on it overflowed its stack on a long blank run: text.hpp).
+bool no_test_case_ran(const std::string& output) {
+    const std::string key = "test cases:";
+    for (std::size_t at = output.find(key); at != std::string::npos; at = output.find(key, at + 1)) {
+        std::size_t i = at + key.size();
+        const std::size_t digits = output.find_first_not_of(" \t", i);
+        if (digits == i || digits == std::string::npos) continue;
+        if (output[digits] == '0' && digits + 1 < output.size() && std::isspace(static_cast<unsigned char>(output[digits + 1])))
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
 
 // Two at a time: a run is one process busy, PoCL's second thread only while a kernel runs.
 void Grader::reference_runs() {
@@ -244,7 +262,7 @@ race::Result Grader::with_kernels_alone(race::Result own, GradedRunSpec spec, co
         const CpuCharge runners(box);
         alone = run_race_pass(spec, box.wrapper());
     }
-    if (alone.run.passed() && std::regex_search(alone.run.output, std::regex(R"(test cases:\s+0\s)")))
+    if (alone.run.passed() && no_test_case_ran(alone.run.output))
         throw Error(fmt::format("{}: no test case of its checker is named \"... kernel: ...\", so its kernels cannot be "
                                 "race-checked apart from the student's host code.\nFix: name the checker's test "
                                 "cases that call the kernels directly \"{} kernel: ...\" (see exercises/02_vadd/test.cpp).",

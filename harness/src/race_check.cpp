@@ -95,7 +95,8 @@ std::vector<Report> parse(const std::string& output, const std::filesystem::path
     static const std::regex at_line(R"(^\s+At line (\d+) \(column \d+\) of (.*):$)");
     std::vector<std::string> lines;
     std::istringstream in(output);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    // Clipped: the output quotes the kernel's lines and whatever the program printed (text.hpp).
+    for (std::string line; std::getline(in, line);) lines.push_back(clipped(line));
     std::vector<Report> reports;
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
         if (!std::regex_search(lines[i + 1], kernel_line) || lines[i].empty()) continue;
@@ -210,9 +211,11 @@ Result check_command(const std::vector<std::string>& command, std::chrono::secon
 }
 
 bool synchronises(const std::string& source) {
-    static const std::regex sync(
-        R"(\b(barrier|work_group_barrier|__local|local|async_work_group_copy|async_work_group_strided_copy|wait_group_events)\b)");
-    return std::regex_search(without_comments(source), sync);
+    const std::string code = without_comments(source);
+    for (const char* word : {"barrier", "work_group_barrier", "__local", "local", "async_work_group_copy",
+                             "async_work_group_strided_copy", "wait_group_events"})
+        if (has_word(code, word)) return true;
+    return false;
 }
 
 bool any_synchronises(const std::vector<std::string>& kernel_files) {
@@ -243,7 +246,7 @@ std::string explain_failure(const Result& race, std::size_t max_reports) {
     // each source line once (the address and the work-items left out).
     auto key = [](const Report& r) {
         static const std::regex address(R"( (at |to |from )?(global|local|private|constant) memory address 0x[0-9a-fA-F]+)");
-        std::string k = std::regex_replace(r.headline, address, "");
+        std::string k = std::regex_replace(clipped(r.headline), address, "");
         std::istringstream lines(r.details);
         for (std::string line; std::getline(lines, line);)
             if (line.find("At line") != std::string::npos || line.find("Kernel:") != std::string::npos) k += line;

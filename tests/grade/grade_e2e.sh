@@ -121,6 +121,12 @@ CPP
 # Bytes that once stopped the whole class (invalid UTF-8 in a JSON writer) and a terminal escape.
 solved sam && inject sam 'std::fputs("\\377\\033]0;pwned\\007 and \\302\\233 2J", stdout);'
 sed -i '1i #include <cstdio>' "$subs/sam/exercises/02_vadd/vadd_host.cpp"
+# Lines that once overflowed the stack of a recursive matcher in the grader's own process (a
+# regex on the kernel's lines, on the build log, on the output): 200,000 blanks in the kernel and
+# in what the host code prints after "test cases:". Legal, and graded as usual.
+solved wes && printf '%200000s\n' '' >> "$subs/wes/exercises/02_vadd/vadd.cl"
+inject wes 'std::printf("test cases:%s9 \\n", std::string(200000, (char)32).c_str());'
+sed -i '1i #include <cstdio>\n#include <string>' "$subs/wes/exercises/02_vadd/vadd_host.cpp"
 
 # A kernel that tests __OPTIMIZE__ (true on an optimising device build, false under a simulator
 # build without optimisation): in #if it reads the same for every build, since the grader's
@@ -352,6 +358,7 @@ expect_row "sam,sam,1.00,2.00,3.00,3.00" "invalid UTF-8 and escape sequences in 
 grep -q '\\\\x1b\]0;pwned' "$out/results/sam.json" || fail "sam's escape sequence is not shown escaped"
 LC_ALL=C grep -qP '\x1b|\xff' "$out/results/sam.json" "$out/students/sam.html" && fail "a raw control byte reached a report"
 
+expect_row "wes,wes,1.00,2.00,3.00,3.00" "200,000 blanks on one line of the kernel and of the output: graded as usual"
 expect_row "tim,tim,1.00,2.00,3.00,3.00" "a kernel that tests __OPTIMIZE__ in #if: one program for every build, graded"
 expect_row "tom,tom,1.00,0.00,1.00,3.00" "a kernel that pastes __OPTIMIZE__ together and uses its value is refused by the build"
 grep -q "vadd.cl:2: uses __OPTIMIZE__, a name reserved to the compiler" "$out/results/tom.json" ||

@@ -59,6 +59,22 @@ std::string without_comments(const std::string& source);
 // comments blanked. A rule about directives checked on raw lines misses `#inc\<newline>lude`.
 std::string as_preprocessor_reads(const std::string& source);
 
+// Text that anyone else wrote (a kernel, a build log, Oclgrind's or a program's output) is never
+// handed whole to std::regex: libstdc++'s matcher recurses once per character, and one line of
+// 60,000 blanks overflowed the stack of the process matching it (the grader's, the judge's).
+// Rules about such text are written by hand, or match only its first `limit` bytes.
+inline std::string clipped(const std::string& text, std::size_t limit = 2048) {
+    return text.size() > limit ? text.substr(0, limit) : text;
+}
+
+// Whether a line, as the preprocessor reads it, reads another file: an #include, #include_next,
+// #import or #embed directive in any spelling (`%:` for `#`, blanks around it), or
+// __has_include, __has_include_next or __has_embed anywhere in it.
+bool reads_another_file(const std::string& line);
+
+// Whether `text` holds `word` as a whole identifier (not inside a longer one).
+bool has_word(const std::string& text, const std::string& word);
+
 // Safe inside HTML/SVG text and attribute values: & < > " ' replaced by entities.
 // Without the spaces, tabs and line ends at either end.
 inline std::string trim(const std::string& s) {
