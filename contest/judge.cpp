@@ -23,6 +23,7 @@
 #include <fstream>
 #include <csignal>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -337,17 +338,29 @@ JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::
         }
 }
 
+JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, IfFree) {
+    const std::string file = db.string() + ".judging.lock";
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd_ < 0) throw Error(fmt::format("cannot open the judging lock {}: {}", file, std::strerror(errno)));
+    if (::flock(fd_, (kind == Kind::exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
+        ::close(fd_);
+        fd_ = -1;
+    }
+}
+
 JudgingLock::~JudgingLock() {
     if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
-std::optional<Judged> judge_next(Database& db, const JudgeOptions& o) {
+std::optional<Judged> judge_next(Database& db, const JudgeOptions& o, bool wait_for_turn) {
     static std::once_flag reclaimed;
     std::call_once(reclaimed, [] {
         for (const auto& line : reclaim_judge_leftovers()) fmt::print(stderr, "judge: {}\n", line);
     });
     // Taken before the claim: while the final runs, an entry stays queued, not "running".
-    const JudgingLock turn(db.file(), JudgingLock::Kind::shared);
+    const auto turn = wait_for_turn ? std::make_unique<JudgingLock>(db.file(), JudgingLock::Kind::shared)
+                                    : std::make_unique<JudgingLock>(db.file(), JudgingLock::Kind::shared, JudgingLock::IfFree{});
+    if (!turn->held()) return std::nullopt;
     const auto sub = db.claim();
     if (!sub) return std::nullopt;
     const Outcome r = judge_source(*sub, o);

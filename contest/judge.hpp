@@ -99,16 +99,21 @@ public:
     enum class Kind { shared, exclusive };
     // Waits for the lock; `waiting` is called once first when another process holds it.
     JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting = {});
+    // Takes it only if it is free now (a server's loop, which must stay free to stop): see held().
+    struct IfFree {};
+    JudgingLock(const std::filesystem::path& db, Kind kind, IfFree);
     ~JudgingLock();
     JudgingLock(const JudgingLock&) = delete;
     JudgingLock& operator=(const JudgingLock&) = delete;
+    bool held() const { return fd_ >= 0; }
 
 private:
     int fd_ = -1;
 };
 
 // Judges the oldest queued submission (in a child process with a time limit, on the device the
-// WORKBOOK_* variables choose) and records the run or the rejection. Empty when the queue is empty.
-std::optional<Judged> judge_next(Database& db, const JudgeOptions& options);
+// WORKBOOK_* variables choose) and records the run or the rejection. Empty when the queue is empty,
+// or (with `wait_for_turn` false) while a final holds the device.
+std::optional<Judged> judge_next(Database& db, const JudgeOptions& options, bool wait_for_turn = true);
 
 }  // namespace workbook::contest

@@ -220,7 +220,7 @@ void judge_loop(const ServeOptions& options, const std::atomic<bool>& stop) {
         while (!stop) {
             bool judged = false;
             try {
-                judged = judge_next(db, options.judge_options).has_value();
+                judged = judge_next(db, options.judge_options, false).has_value();  // stays free to stop
                 errors = 0;
             } catch (const std::exception& e) {
                 ++errors;
@@ -277,7 +277,9 @@ void zoo_local_loop(const ServeOptions& options, const Zoo& zoo, const std::atom
             // Round robin over the local devices: each one's oldest queued judging in turn.
             for (std::size_t k = 0; k < local.size() && !judged && !stop; ++k) {
                 const auto& d = *zoo.find(local[(next + k) % local.size()]);
-                const JudgingLock turn(options.db, JudgingLock::Kind::shared);  // the final times alone
+                // The final times alone; not waited for, so that the server stays free to stop.
+                const JudgingLock turn(options.db, JudgingLock::Kind::shared, JudgingLock::IfFree{});
+                if (!turn.held()) break;
                 const auto sub = db.claim_judging(d.name);
                 if (!sub) continue;
                 judged = true;

@@ -87,7 +87,12 @@ wait $holder
 grep -q "^judged 6 " after.log || fail "the waiting entry was not judged after the final: $(cat after.log)"
 echo "ok: a judge waits while the final holds the device"
 
-# The page's data: the final boards beside the running ones.
+# The page's data: the final boards beside the running ones. The server's judge does not wait
+# for a final holding the device: an entry stays queued, and the server still stops at once.
+"$wb" contest --db c.db baseline > /dev/null
+flock -x c.db.judging.lock sleep 6 &
+holder=$!
+sleep 0.5
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$wb" contest --db c.db serve --port "$port" --token t --no-race-check > serve.log 2>&1 &
 server=$!
@@ -108,6 +113,11 @@ running = {r["alias"] for b in data["devices"] for r in b["rows"]}
 assert len(running) == 5, running
 print(f"ok: /api/board carries the final board ({', '.join(final)}) beside the running one")
 PY
+"$wb" contest --db c.db status | grep -E "^ +7  " | grep -q " queued " || fail "the server judged while the final held the device"
+t0=$(date +%s.%N)
 kill $server
 wait $server 2>/dev/null || true
+awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { exit !(b - a < 3) }' || fail "the server took $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }') s to stop while the final held the device"
+wait $holder
+echo "ok: the server's judge leaves the device to the final, and the server stops at once meanwhile"
 echo "PASS: final"
