@@ -324,25 +324,33 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::
     return out;
 }
 
-JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting) {
+namespace {
+
+int open_judging_lock(const std::filesystem::path& db) {
     const std::string file = db.string() + ".judging.lock";
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd_ < 0) throw Error(fmt::format("cannot open the judging lock {}: {}", file, std::strerror(errno)));
-    const int how = kind == Kind::exclusive ? LOCK_EX : LOCK_SH;
-    if (::flock(fd_, how | LOCK_NB) == 0) return;
+    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) throw Error(fmt::format("cannot open the judging lock {}: {}", file, std::strerror(errno)));
+    return fd;
+}
+
+int lock_kind(JudgingLock::Kind kind) { return kind == JudgingLock::Kind::exclusive ? LOCK_EX : LOCK_SH; }
+
+}  // namespace
+
+JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting)
+    : fd_(open_judging_lock(db)) {
+    if (::flock(fd_, lock_kind(kind) | LOCK_NB) == 0) return;
     if (waiting) waiting();
-    while (::flock(fd_, how) != 0)
+    while (::flock(fd_, lock_kind(kind)) != 0)
         if (errno != EINTR) {
+            const int error = errno;
             ::close(fd_);
-            throw Error(fmt::format("cannot lock {}: {}", file, std::strerror(errno)));
+            throw Error(fmt::format("cannot lock {}.judging.lock: {}", db.string(), std::strerror(error)));
         }
 }
 
-JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, IfFree) {
-    const std::string file = db.string() + ".judging.lock";
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd_ < 0) throw Error(fmt::format("cannot open the judging lock {}: {}", file, std::strerror(errno)));
-    if (::flock(fd_, (kind == Kind::exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
+JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, IfFree) : fd_(open_judging_lock(db)) {
+    if (::flock(fd_, lock_kind(kind) | LOCK_NB) != 0) {
         ::close(fd_);
         fd_ = -1;
     }
