@@ -22,6 +22,7 @@ struct CheckResult {
     std::string race_note;              // e.g. "race check: clean (1.4 s)" or why it was skipped
     std::string speed;                  // a rung graded on speed: its table and verdict, shown pass or fail
     std::string timeline;               // "timeline picture: PATH" where the test drew one (exercise 13)
+    std::string failure;                // the first failure's kind (workbook/failure_kind.hpp); "" when passed
     double build_s = 0, test_s = 0, race_s = 0;
 };
 

@@ -19,6 +19,7 @@
 
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
+#include "workbook/manifest.hpp"
 #include "workbook/text.hpp"
 
 #include <fmt/format.h>
@@ -56,6 +57,9 @@ struct ContestArgs {
     contest::FinalOptions final;
     std::string server;  // the participant's client: a contest server's address
     int check_n = 256;
+    bool lab = false;    // serve the lab dashboard
+    double stuck_after_min = 15;
+    std::string lab_token_file;
 };
 
 std::string naive_baseline(const std::string& root) {
@@ -94,7 +98,7 @@ int check_kernel(const std::string& file, int n, contest::JudgeOptions options) 
     return exit_ok;
 }
 
-std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
+std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, const std::string& root) {
     auto a = std::make_shared<ContestArgs>();
     contest = app.add_subcommand("contest", "the matmul contest: submit kernels, judge them, show the board");
     contest->add_option("--db", a->db, "the contest database")->capture_default_str();
@@ -276,8 +280,22 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
     serve->add_option("--max-per-address", a->max_per_address,
                       "open connections per client address (0: no cap, for a server behind a reverse proxy)")
         ->capture_default_str();
+    auto* lab = serve->add_flag("--lab", a->lab,
+                                "the lab dashboard: joined students' checks (`workbook join`) on a students x "
+                                "exercises grid at /lab (instructor's token), counts without names at /room");
+    lab->needs(roster);
+    serve->add_option("--stuck-after", a->stuck_after_min,
+                      "minutes on an exercise without a pass after which the grid marks a student stuck")
+        ->needs(lab)
+        ->check(CLI::Range(0.01, 1440.0))
+        ->capture_default_str();
+    serve->add_option("--lab-token-file", a->lab_token_file,
+                      "the instructor's token for /lab (created at the first start, mode 0600; default: "
+                      "<db>.instructor-token)")
+        ->needs(lab);
 #endif
 
+    const std::string* course_root = &root;  // set once the command line is parsed
     return [=]() -> int {
         if (*run_one) return contest::run_one(a->run_one);
         if (*reference_source) {
@@ -449,6 +467,12 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
             so.max_per_address = a->max_per_address;
             so.judge_options = a->judge;
             so.devices = a->devices;
+            so.lab = a->lab;
+            so.lab_stuck_minutes = a->stuck_after_min;
+            so.lab_token_file = a->lab_token_file;
+            if (a->lab)
+                for (const auto& ex : load_course(std::filesystem::path(*course_root) / "course.toml").exercises)
+                    so.lab_exercises.emplace_back(ex.id, ex.title);
             {
                 const std::string now = db.now();
                 if (!a->opens.empty()) so.opens = contest::parse_contest_time(a->opens, now);

@@ -4,11 +4,13 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 namespace workbook::cli {
 
 // Adds the `contest` subcommand and its verbs to `app`; the returned function runs the verb that
-// was chosen (call it when `contest` was parsed) and returns the exit status.
-std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest);
+// was chosen (call it when `contest` was parsed) and returns the exit status. `root`: the course's
+// source tree, read once parsing is done (`serve --lab` lists its exercises).
+std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, const std::string& root);
 
 }  // namespace workbook::cli

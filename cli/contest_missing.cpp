@@ -2,6 +2,7 @@
 // CMake configured): the verb stays in --help, and any use of it says what to install instead of
 // failing to parse.
 #include "contest_cmd.hpp"
+#include "lab.hpp"
 
 #include "workbook/errors.hpp"
 
@@ -9,7 +10,7 @@
 
 namespace workbook::cli {
 
-std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
+std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, const std::string&) {
     contest = app.add_subcommand("contest", "the matmul contest (not in this build: see `workbook contest`)");
     // Whatever follows (`--help` too) reaches the message below instead of a parse error.
     contest->prefix_command();
@@ -23,5 +24,14 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest) {
         return exit_error;
     };
 }
+
+// Joining a class talks to the contest's server: the same libraries.
+ClassInfo lab_hello(const std::string&, const std::string&) {
+    throw Error(fmt::format("joining a class is not in this build: its libraries were not installed when it was "
+                            "configured. Fix: apt-get install {}, then run scripts/setup.sh again",
+                            WORKBOOK_CONTEST_PACKAGES));
+}
+
+int lab_send(const Workspace&) { return exit_ok; }
 
 }  // namespace workbook::cli

@@ -4,6 +4,7 @@
 #include "tune.hpp"
 #include "contest_cmd.hpp"
 #include "doctor.hpp"
+#include "lab.hpp"
 #include "term.hpp"
 #include "watch.hpp"
 #include "workspace.hpp"
@@ -57,8 +58,7 @@ int check_command(cli::Workspace& ws, const cli::Style& style, const std::vector
         if (list.size() > 1) fmt::print("[{}/{}] ", i + 1, list.size());
         const auto start = std::chrono::steady_clock::now();
         const auto r = cli::check_exercise(ws, ex);
-        ws.record(ex, r.passed());
-        ws.save();
+        cli::record_check(ws, ex, r);
         passed += r.passed();
         fmt::print("{}", cli::format_result(ex, r, style, verbose));
         if (list.size() == 1)
@@ -81,6 +81,7 @@ int progress_command(const cli::Workspace& ws, const cli::Style& style) {
         fmt::print("  {}  {:<8} {:<44} {}\n", ex.id, cli::status_name(p.status), ex.title, style.dim(detail));
     }
     fmt::print("\nCurrent: {} {} (run `workbook` to work on it)\n", ws.current().id, ws.current().title);
+    fmt::print("{}\n", style.dim(cli::lab_status_line(ws)));
     return workbook::exit_ok;
 }
 
@@ -164,13 +165,21 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(16, 16384));
     tune->add_flag("--reference", tune_reference,
                    "instructors: tune the solution instead, for the speed check's reference on this device");
-    auto* progress = app.add_subcommand("progress", "a summary of your progress");
+    auto* progress = app.add_subcommand("progress", "a summary of your progress (and whether checks go to a class)");
+    std::string join_url, join_token;
+    auto* join = app.add_subcommand("join", "report your checks to your class's server, for the instructor's lab "
+                                            "dashboard (pass or fail, the failure's kind, time, hints; never code)");
+    join->add_option("URL", join_url, "the server's address, e.g. http://10.0.0.5:8080")->required();
+    join->add_option("--token", join_token, "your token from the instructor (default: WORKBOOK_CONTEST_TOKEN, or asked)");
+    auto* leave = app.add_subcommand("leave", "stop reporting checks to the class (drops reports not yet sent)");
+    auto* lab_send = app.add_subcommand("lab-send", "(internal) send the reports waiting in .workbook/lab-outbox/");
+    lab_send->group("");
     auto* doctor = app.add_subcommand("doctor", "check the OpenCL installation: drivers, platforms, devices, Oclgrind");
     auto* devices = app.add_subcommand("devices", "list the OpenCL platforms and devices");
     // The instructor's verbs (grade, calibrate, gradescope-package) are the grader's front door.
     const auto run_instructor = workbook::grading::add_commands(app, root, build);
     CLI::App* contest = nullptr;
-    const auto run_contest = cli::add_contest_command(app, contest);
+    const auto run_contest = cli::add_contest_command(app, contest, root);
     app.require_subcommand(0, 1);
     CLI11_PARSE(app, argc, argv);
 
@@ -223,6 +232,9 @@ int main(int argc, char** argv) {
         if (*reset) return reset_command(ws, ws.find(reset_ex));
         if (*solution) return solution_command(ws, ws.find(solution_ex), instructor, copy);
         if (*progress) return progress_command(ws, style);
+        if (*join) return cli::join_command(ws, join_url, join_token);
+        if (*leave) return cli::leave_command(ws);
+        if (*lab_send) return cli::lab_send(ws);
         if (*tune) return cli::tune_command(ws, tune_ex.empty() ? ws.current() : ws.find(tune_ex), tune_reference, tune_n);
         watch_options.verbose = verbose;
         return cli::run_watch(ws, style, watch_options);

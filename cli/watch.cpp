@@ -3,6 +3,7 @@
 #include "watch.hpp"
 
 #include "checker.hpp"
+#include "lab.hpp"
 
 #include <fmt/format.h>
 
@@ -216,8 +217,7 @@ private:
             render();
         });
         checking_.clear();
-        ws_.record(*ex_, result_.passed());
-        ws_.save();
+        record_check(ws_, *ex_, result_);
         render();
     }
 
@@ -259,8 +259,7 @@ int run_watch(Workspace& ws, const Style& style, const WatchOptions& options) {
         const Exercise& ex = ws.current();
         fmt::print("stdin is not a terminal: checking the current exercise once (use `workbook check` in scripts)\n");
         const auto r = check_exercise(ws, ex);
-        ws.record(ex, r.passed());
-        ws.save();
+        record_check(ws, ex, r);
         fmt::print("{}", format_result(ex, r, style, options.verbose));
         return r.passed() ? 0 : 1;
     }

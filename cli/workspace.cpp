@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
@@ -51,6 +52,8 @@ Progress read_progress(const fs::path& file) {
             ep.status = status_from((*e)["status"].value_or(std::string{"pending"}));
             ep.hints_shown = static_cast<int>((*e)["hints_shown"].value_or(0));
             ep.passed_at = (*e)["passed_at"].value_or(std::string{});
+            ep.started_unix = (*e)["started_unix"].value_or(0LL);
+            ep.passed_unix = (*e)["passed_unix"].value_or(0LL);
             p.exercises[std::string(id.str())] = ep;
         }
     }
@@ -109,10 +112,19 @@ std::size_t Workspace::done_count() const {
     return n;
 }
 
+long long ExerciseProgress::seconds_on_it(long long now_unix) const {
+    if (started_unix == 0) return 0;
+    return std::max(0LL, (passed_unix != 0 ? passed_unix : now_unix) - started_unix);
+}
+
 void Workspace::record(const Exercise& ex, bool passed) {
     // Pin the current exercise before a pass would move the "first not done" default past it.
     if (progress_.current.empty()) progress_.current = current().id;
     auto& p = progress(ex);
+    const long long now = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch()).count();
+    if (p.started_unix == 0) p.started_unix = now;
+    if (passed && p.passed_unix == 0) p.passed_unix = now;
     if (passed) {
         if (p.passed_at.empty())
             p.passed_at = fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::localtime(std::chrono::system_clock::to_time_t(
@@ -129,6 +141,8 @@ void Workspace::save() const {
     for (const auto& [id, p] : progress_.exercises) {
         toml::table e{{"status", status_name(p.status)}, {"hints_shown", p.hints_shown}};
         if (!p.passed_at.empty()) e.insert("passed_at", p.passed_at);
+        if (p.started_unix != 0) e.insert("started_unix", p.started_unix);
+        if (p.passed_unix != 0) e.insert("passed_unix", p.passed_unix);
         exercises.insert(id, std::move(e));
     }
     toml::table t{{"current", progress_.current}, {"exercises", std::move(exercises)}};

@@ -21,6 +21,9 @@ struct ExerciseProgress {
     Status status = Status::pending;
     int hints_shown = 0;   // how far up the hint ladder the student has climbed
     std::string passed_at; // ISO time of the first pass
+    // Unix times of the first check and the first pass (0: none yet): the time spent on it.
+    long long started_unix = 0, passed_unix = 0;
+    long long seconds_on_it(long long now_unix) const;
 };
 
 struct Progress {

@@ -32,10 +32,7 @@ struct Answer {
 };
 
 httplib::Client connect(const ClientOptions& o) {
-    if (o.server.rfind("http://", 0) != 0 && o.server.rfind("https://", 0) != 0)
-        throw Error(fmt::format("--server {}: give the address the instructor gave, starting with http:// (for "
-                                "example http://10.0.0.5:8080)",
-                                o.server));
+    check_server_address(o.server, "--server " + o.server);
     httplib::Client client(o.server);
     client.set_connection_timeout(o.timeout_s);
     client.set_read_timeout(o.timeout_s);
@@ -105,6 +102,13 @@ std::string contest_line(const json& c) {
 }
 
 }  // namespace
+
+void check_server_address(const std::string& server, const std::string& given) {
+    if (server.rfind("http://", 0) != 0 && server.rfind("https://", 0) != 0)
+        throw Error(fmt::format("{}: give the address the instructor gave, starting with http:// (for example "
+                                "http://10.0.0.5:8080)",
+                                given));
+}
 
 int client_submit(const ClientOptions& o, const std::filesystem::path& kernel) {
     std::ifstream in(kernel, std::ios::binary);

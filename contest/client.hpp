@@ -16,6 +16,9 @@ struct ClientOptions {
     int timeout_s = 20;
 };
 
+// Error unless `server` is an http:// or https:// address (`given`: how the user gave it).
+void check_server_address(const std::string& server, const std::string& given);
+
 // Each prints what happened and returns the exit status; a refusal (closed contest, rate limit,
 // bad token, too large) is the server's own words and a fix, and exit 1.
 int client_submit(const ClientOptions& options, const std::filesystem::path& kernel);

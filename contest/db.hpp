@@ -4,6 +4,7 @@
 // (its submission goes back to the queue when the judge starts again).
 #pragma once
 
+#include "contest/lab.hpp"
 #include "contest/types.hpp"
 
 #include "workbook/errors.hpp"
@@ -159,6 +160,12 @@ public:
     std::optional<std::string> alias_holder(const std::string& alias_key) const;  // the student id
     // Binds the alias to the student unless they have one or another student holds it (false then).
     bool bind_alias(const std::string& id, const std::string& alias, const std::string& alias_key);
+    std::vector<Student> students() const;  // the active ones, by id
+
+    // The lab dashboard (contest/lab.hpp): a joined student's check folded into their row for the
+    // exercise, and every row.
+    void record_lab_check(const std::string& student, const LabCheck& check);
+    std::vector<LabCell> lab_cells() const;
 
 private:
     void create_schema();  // every table, idempotent: retried while another process holds the lock
@@ -166,6 +173,7 @@ private:
     void create_ranking_schema();
     void create_zoo_schema();
     void create_window_schema();
+    void create_lab_schema();
     std::string setting(const std::string& key) const;
     void set_setting(const std::string& key, const std::string& value);
     void check_window() const;  // ContestClosed outside it

@@ -1,7 +1,11 @@
 // See http_json.hpp.
 #include "http_json.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
+#include <cstdint>
+#include <random>
 #include <string_view>
 
 namespace workbook::contest {
@@ -18,6 +22,23 @@ void send_json(httplib::Response& res, const nlohmann::json& j, int status) {
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
     send_json(res, {{"error", message}}, status);
+}
+
+void send_page(httplib::Response& res, const std::string& html) {
+    std::random_device rd;
+    std::string nonce;
+    for (int i = 0; i < 4; ++i) nonce += fmt::format("{:08x}", static_cast<std::uint32_t>(rd()));
+    std::string page = html;
+    const std::string placeholder = "@NONCE@";
+    for (auto at = page.find(placeholder); at != std::string::npos; at = page.find(placeholder, at + nonce.size()))
+        page.replace(at, placeholder.size(), nonce);
+    res.set_header("Content-Security-Policy",
+                   fmt::format("default-src 'none'; script-src 'nonce-{0}'; style-src 'nonce-{0}'; "
+                               "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; "
+                               "frame-ancestors 'none'",
+                               nonce));
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(page, "text/html; charset=utf-8");
 }
 
 std::string bearer_token(const httplib::Request& req) {

@@ -18,6 +18,11 @@ std::string dump_json(const nlohmann::json& j);
 void send_json(httplib::Response& res, const nlohmann::json& j, int status = 200);
 void send_error(httplib::Response& res, int status, const std::string& message);
 
+// A page of the server (one self-contained document): every "@NONCE@" in `html` becomes this
+// response's CSP nonce, and the CSP lets only the page's own <script> and <style> run, so even
+// markup that slipped into the DOM could not run a handler.
+void send_page(httplib::Response& res, const std::string& html);
+
 // The token of "Authorization: Bearer <token>", the scheme in any case ("" without one).
 std::string bearer_token(const httplib::Request& req);
 

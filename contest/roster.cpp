@@ -139,24 +139,29 @@ Enrolment enrol(Database& db, const std::vector<RosterEntry>& roster, const std:
     return out;
 }
 
-void append_tokens(const std::filesystem::path& file, const std::vector<IssuedToken>& tokens) {
-    const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+PrivateFile::PrivateFile(const std::filesystem::path& file, int flags, const std::string& what) {
+    fd = ::open(file.c_str(), flags | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        throw Error(fmt::format("cannot write the tokens to {}: {} (is it a link, or in a folder you cannot write?)",
+        throw Error(fmt::format("cannot open {} {}: {} (is it a link, or in a folder you cannot write?)", what,
                                 file.string(), std::strerror(errno)));
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
     struct stat st{};
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077) != 0)
-        throw Error(fmt::format("the tokens file {} must be a plain file of yours that only you can read: "
-                                "`chmod 600 {}`, or name another file",
-                                file.string(), file.string()));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+        ::close(fd);
+        throw Error(fmt::format("{} {} must be a plain file of yours that only you can read: `chmod 600 {}`, or "
+                                "name another file",
+                                what, file.string(), file.string()));
+    }
+    size = st.st_size;
+}
+
+PrivateFile::~PrivateFile() { ::close(fd); }
+
+void append_tokens(const std::filesystem::path& file, const std::vector<IssuedToken>& tokens) {
+    const PrivateFile f(file, O_WRONLY | O_APPEND, "the tokens file");
     std::string text;
-    if (st.st_size == 0) text = "student,name,token\n";
+    if (f.size == 0) text = "student,name,token\n";
     for (const auto& t : tokens) text += fmt::format("{},{},{}\n", t.student, csv_quoted(t.name), t.token);
-    if (::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+    if (::write(f.fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
         throw Error(fmt::format("cannot write the tokens to {}: {}", file.string(), std::strerror(errno)));
 }
 

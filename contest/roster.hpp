@@ -45,6 +45,18 @@ Enrolment enrol(Database& db, const std::vector<RosterEntry>& roster, const std:
 // file that is a link, not ours, or readable by anyone else.
 void append_tokens(const std::filesystem::path& file, const std::vector<IssuedToken>& tokens);
 
+// A file only its owner can read, opened (created with mode 0600 when missing) with `flags`
+// (O_WRONLY | O_APPEND, O_RDWR, ...); Error naming `what` for a link, another's file or one
+// others can read. Closed at the end of its scope.
+struct PrivateFile {
+    PrivateFile(const std::filesystem::path& file, int flags, const std::string& what);
+    ~PrivateFile();
+    PrivateFile(const PrivateFile&) = delete;
+    PrivateFile& operator=(const PrivateFile&) = delete;
+    int fd = -1;
+    long long size = 0;
+};
+
 std::string new_token();                          // 32 random bytes (OpenSSL's RAND_bytes), hex
 std::string token_hash(const std::string& token);  // SHA-256, hex
 

@@ -9,6 +9,7 @@
 #include "contest/alias.hpp"
 #include "contest/http_gate.hpp"
 #include "contest/http_json.hpp"
+#include "contest/lab_routes.hpp"
 #include "contest/page.hpp"
 #include "contest/ranking.hpp"
 #include "contest/roster.hpp"
@@ -31,7 +32,6 @@
 #include <mutex>
 #include <optional>
 #include <pthread.h>
-#include <random>
 #include <thread>
 #include <unistd.h>
 
@@ -113,23 +113,6 @@ Uploader student_uploader(const httplib::Request& req, Database& db) {
     if (st->alias_key.empty() && !db.bind_alias(st->id, a.display, a.key))
         return refused(403, fmt::format("\"{}\" is another student's alias; choose another", a.display));
     return {200, {}, "student:" + st->id, a.key == st->alias_key ? Alias{st->alias, st->alias_key} : a};
-}
-
-std::string random_nonce() {
-    std::random_device rd;
-    std::string out;
-    for (int i = 0; i < 4; ++i) out += fmt::format("{:08x}", static_cast<std::uint32_t>(rd()));
-    return out;
-}
-
-// The page with its per-response nonce: the CSP below lets only the page's own <script> and
-// <style> run, so even markup that slipped into the DOM could not run a handler.
-std::string page_with_nonce(const std::string& nonce) {
-    std::string page = page_html;
-    const std::string placeholder = "@NONCE@";
-    for (auto at = page.find(placeholder); at != std::string::npos; at = page.find(placeholder, at + nonce.size()))
-        page.replace(at, placeholder.size(), nonce);
-    return page;
 }
 
 // A zoo's boards in the zoo file's order, one for every device (empty until its first run), then
@@ -313,6 +296,12 @@ void check_options(const ServeOptions& o) {
     if (o.request_deadline_s <= 0 || o.request_deadline_s > 600)
         throw Error("contest serve: the request deadline must be between 0 and 600 seconds");
     if (o.max_queued < 1) throw Error("contest serve: --max-queued must be at least 1");
+    if (o.lab && o.roster.empty())
+        throw Error("contest serve: the lab dashboard (--lab) needs --roster: each student's checks come with their "
+                    "own token");
+    if (o.lab && o.lab_exercises.empty()) throw Error("contest serve: the lab dashboard needs the course's exercises");
+    if (o.lab && !(o.lab_stuck_minutes > 0 && o.lab_stuck_minutes <= 24 * 60))
+        throw Error("contest serve: --stuck-after must be between 0 and 1440 minutes");
 }
 
 // The roster's new students get their tokens (written to the tokens file, nowhere else); says
@@ -381,16 +370,7 @@ int serve(const ServeOptions& options) {
                                 {"Referrer-Policy", "no-referrer"},
                                 {"X-Frame-Options", "DENY"}});
 
-    server.Get("/", [](const httplib::Request&, httplib::Response& res) {
-        const std::string nonce = random_nonce();
-        res.set_header("Content-Security-Policy",
-                       fmt::format("default-src 'none'; script-src 'nonce-{0}'; style-src 'nonce-{0}'; "
-                                   "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; "
-                                   "frame-ancestors 'none'",
-                                   nonce));
-        res.set_header("Cache-Control", "no-store");
-        res.set_content(page_with_nonce(nonce), "text/html; charset=utf-8");
-    });
+    server.Get("/", [](const httplib::Request&, httplib::Response& res) { send_page(res, page_html); });
 
     server.Get("/api/board", [&](const httplib::Request&, httplib::Response& res) {
         std::vector<DeviceBoard> boards, finals;
@@ -517,6 +497,13 @@ int serve(const ServeOptions& options) {
         send_json(res, {{"id", id}, {"status", "queued"}});
     });
 
+    std::filesystem::path lab_token_file = options.lab_token_file;
+    if (options.lab) {
+        if (lab_token_file.empty()) lab_token_file = options.db.string() + ".instructor-token";
+        LabOptions lab{options.lab_exercises, static_cast<std::int64_t>(options.lab_stuck_minutes * 60),
+                       lab_instructor_token(lab_token_file)};
+        add_lab_routes(server, web_db, web_db_mutex, lab, log_line);
+    }
     if (zoo.has_slurm()) add_job_routes(server, web_db, web_db_mutex, zoo, options.judge_options, log_line);
 
     server.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
@@ -618,6 +605,10 @@ int serve(const ServeOptions& options) {
                          options.host == "0.0.0.0" || options.host == "::" ? "  [all interfaces: use this machine's "
                                                                               "address]"
                                                                             : ""));
+    if (options.lab)
+        log_line(fmt::format("lab: the instructor's grid at http://{}{}{}:{}/lab#TOKEN (TOKEN: the line in {}); the "
+                             "projector's view, without names, at /room",
+                             bracket ? "[" : "", options.host, bracket ? "]" : "", port, lab_token_file.string()));
     bool ok = true;
     if (!stopping) ok = server.listen_after_bind();
     stopping = true;

@@ -6,6 +6,7 @@
 //   GET  /api/submissions  the most recent submissions: id, alias, status, reason, submitted_at (and
 //                          with a zoo, "devices": each device's state, reason and Slurm job id)
 //   POST /api/job/start, /api/job/result   a zoo's Slurm jobs (contest/slurm_jobs.hpp), by job token
+//   /lab, /room, /api/lab/...  the lab dashboard, with --lab (contest/lab_routes.hpp)
 //   POST /api/submit       Authorization: Bearer <token>; multipart fields `alias` and `kernel`
 //                          -> {"id":..., "status":"queued"} (401 bad token, 400 bad form or alias,
 //                          403 another student's alias, 413 too large, 429 rate limit or queue cap)
@@ -19,6 +20,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace workbook::contest {
@@ -45,6 +47,11 @@ struct ServeOptions {
     // The contest's window (contest/window.hpp), stored in the database at start: entries are taken
     // from `opens` until `closes` (UTC, the database's format; "": as stored before, or none).
     std::string opens, closes;
+    // The lab dashboard (contest/lab_routes.hpp): needs a roster; the course's exercises (id, title).
+    bool lab = false;
+    std::vector<std::pair<std::string, std::string>> lab_exercises;
+    double lab_stuck_minutes = 15;
+    std::filesystem::path lab_token_file;  // the instructor's token (default: <db>.instructor-token)
 };
 
 // Serves until SIGINT or SIGTERM, then stops the server and waits for the judge to finish the

@@ -1,0 +1,132 @@
+// The lab dashboard's network half on the student's side (see lab.hpp): asking the server who a
+// token is, and the detached sender that empties .workbook/lab-outbox/.
+#include "lab.hpp"
+
+#include "contest/client.hpp"
+
+#include "workbook/errors.hpp"
+#include "workbook/text.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace workbook::cli {
+
+namespace {
+
+httplib::Client client_for(const std::string& server, const std::string& token, int timeout_s) {
+    httplib::Client client(server);
+    client.set_connection_timeout(timeout_s);
+    client.set_read_timeout(timeout_s);
+    client.set_write_timeout(timeout_s);
+    client.set_bearer_token_auth(token);
+    return client;
+}
+
+std::string server_error(const httplib::Response& r) {
+    const auto j = nlohmann::json::parse(r.body, nullptr, false);
+    return j.is_object() && j.contains("error") && j["error"].is_string() ? sanitize(j["error"].get<std::string>(), 300)
+                                                                          : fmt::format("HTTP {}", r.status);
+}
+
+std::string utc_now() {
+    return fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+}
+
+// What the last delivery did, for `workbook progress`.
+void note(const Workspace& ws, const std::string& sent_at, const std::string& error) {
+    toml::table old;
+    try {
+        old = toml::parse_file(lab_status_file(ws).string());
+    } catch (const toml::parse_error&) {
+    }
+    toml::table t{{"last_sent_at", sent_at.empty() ? old["last_sent_at"].value_or(std::string{}) : sent_at},
+                  {"last_error", error.empty() ? old["last_error"].value_or(std::string{}) : error},
+                  {"last_error_at", error.empty() ? old["last_error_at"].value_or(std::string{}) : utc_now()}};
+    std::ostringstream text;
+    text << t << "\n";
+    write_private(lab_status_file(ws), text.str());
+}
+
+}  // namespace
+
+ClassInfo lab_hello(const std::string& server, const std::string& token) {
+    contest::check_server_address(server, "workbook join " + server);
+    auto client = client_for(server, token, 10);
+    const auto r = client.Get("/api/lab/hello");
+    if (!r)
+        throw Error(fmt::format("cannot reach the class's server at {} ({}): check the address your instructor gave, "
+                                "and that this machine reaches it",
+                                server, httplib::to_string(r.error())));
+    if (r->status == 401) throw Error(fmt::format("{}: {}", server, server_error(*r)));
+    if (r->status == 404)
+        throw Error(fmt::format("{} has no lab dashboard: your instructor starts it with `workbook contest serve "
+                                "--roster FILE --lab`",
+                                server));
+    const auto j = nlohmann::json::parse(r->body, nullptr, false);
+    if (r->status != 200 || !j.is_object() || !j.contains("student") || !j["student"].is_string())
+        throw Error(fmt::format("{} answered HTTP {} with something that is not a class's server: is the address right?",
+                                server, r->status));
+    const auto str = [&](const char* key) {
+        return j.contains(key) && j[key].is_string() ? sanitize(j[key].get<std::string>(), 100) : std::string();
+    };
+    return {server, token, str("student"), str("name"), str("alias"), {}};
+}
+
+int lab_send(const Workspace& ws) {
+    const auto c = read_class(ws);
+    if (!c) return exit_ok;
+    // One sender at a time; a check that finds one running leaves its report to it.
+    fs::create_directories(outbox_dir(ws));
+    const int lock = ::open((outbox_dir(ws) / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) return exit_ok;
+    auto client = client_for(c->server, c->token, 10);
+    int failures = 0;
+    for (;;) {
+        std::vector<fs::path> files;
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(outbox_dir(ws), ec))
+            if (e.path().extension() == ".json" && e.path().filename().string()[0] != '.') files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        if (files.empty()) return exit_ok;
+        const std::string body = read_file_or_empty(files.front());
+        const auto r = client.Post("/api/lab/check", body, "application/json");
+        int wait_s = 0;
+        if (!r) {
+            // The server is away: try for about a minute, then leave it to the next check.
+            note(ws, "", fmt::format("cannot reach {} ({})", c->server, httplib::to_string(r.error())));
+            if (++failures > 5) return exit_ok;
+            wait_s = 1 << failures;
+        } else if (r->status / 100 == 2) {
+            fs::remove(files.front(), ec);
+            note(ws, utc_now(), "");
+            failures = 0;
+        } else if (r->status == 429) {
+            const int after = std::atoi(r->get_header_value("Retry-After").c_str());
+            wait_s = std::clamp(after, 1, 30);
+        } else if (r->status == 400 || r->status == 413) {
+            // A report the server will never take (an exercise its course does not have): dropped.
+            fs::remove(files.front(), ec);
+            note(ws, "", fmt::format("{} refused a report: {}", c->server, server_error(*r)));
+        } else {
+            // A revoked token, a server without the lab: kept until `workbook join` again or `leave`.
+            note(ws, "", fmt::format("{} refused the reports (HTTP {}): {}; `workbook join` again, or `workbook leave`",
+                                     c->server, r->status, server_error(*r)));
+            return exit_ok;
+        }
+        if (wait_s > 0) std::this_thread::sleep_for(std::chrono::seconds(wait_s));
+    }
+}
+
+}  // namespace workbook::cli

@@ -1,0 +1,39 @@
+// The lab dashboard's routes on the contest server (`contest serve --lab`, with a roster):
+//
+//   GET  /api/lab/hello   a student's token -> who they are on the roster (`workbook join` asks)
+//   POST /api/lab/check   a student's token; one check (contest/lab.hpp), at most 4 KB -> 204
+//                          (400 a body outside the vocabulary, 401 a bad token, 413, 429 a flood)
+//   GET  /api/lab         the instructor's token -> the students x exercises grid, with names
+//   GET  /api/lab/room    anyone -> per exercise, counts only (no name, no alias)
+//   GET  /lab, /room      the instructor's page (its token in the address's #fragment, which the
+//                          browser never sends) and the projector's
+#pragma once
+
+#include "contest/db.hpp"
+
+#include <httplib.h>
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace workbook::contest {
+
+struct LabOptions {
+    std::vector<std::pair<std::string, std::string>> exercises;  // id and title, in course order
+    std::int64_t stuck_after_s = 15 * 60;  // a student not past an exercise after this long is "stuck"
+    std::string instructor_token;          // for /api/lab
+};
+
+// The instructor's token, kept in `file` (created with mode 0600 at the first start, the same
+// on every start after). Error for a file that is a link, not ours or readable by others.
+std::string lab_instructor_token(const std::filesystem::path& file);
+
+// `db` is shared with the other handlers under `db_mutex`.
+void add_lab_routes(httplib::Server& server, Database& db, std::mutex& db_mutex, const LabOptions& options,
+                    const std::function<void(const std::string&)>& log);
+
+}  // namespace workbook::contest
