@@ -30,7 +30,8 @@ inline constexpr const char* lab_page_html = R"PAGE(<!doctype html>
   th { background: var(--panel); font-weight: 600; }
   td.name { text-align: left; white-space: nowrap; }
   td.name small { color: var(--muted); }
-  td.cell { min-width: 2.6rem; font-size: 0.85rem; }
+  td.cell { min-width: 1.9rem; font-size: 0.8rem; padding: 0.2rem 0.25rem; }
+  th.ex { font-size: 0.85rem; padding: 0.2rem 0.25rem; }
   td.passed { background: var(--pass); }
   td.working { background: var(--work); }
   td.stuck { background: var(--stuck); font-weight: 700; }
@@ -38,9 +39,10 @@ inline constexpr const char* lab_page_html = R"PAGE(<!doctype html>
   .legend span { display: inline-block; padding: 0.1rem 0.5rem; margin-right: 0.4rem; border-radius: 3px; }
   .legend .passed { background: var(--pass); } .legend .working { background: var(--work); }
   .legend .stuck { background: var(--stuck); } .legend .not-started { background: var(--none); }
-  .kinds { text-align: left; font-size: 0.8rem; color: var(--muted); }
-  #room td, #room th { font-size: 1.4rem; padding: 0.4rem 0.9rem; }
-  #room td.kinds { font-size: 1.05rem; }
+  .kinds { text-align: left; color: var(--muted); }
+  ul.kinds { margin: 0.8rem 0 0; padding-left: 1.2rem; }
+  #room td, #room th { font-size: 1.15rem; padding: 0.35rem 0.8rem; }
+  #room td.name { max-width: 24rem; overflow: hidden; text-overflow: ellipsis; }
   .bar { display: inline-block; height: 0.9rem; background: var(--pass); vertical-align: middle; }
   #error { color: var(--stuck); padding: 1rem 1.5rem; }
 </style>
@@ -83,13 +85,13 @@ inline constexpr const char* lab_page_html = R"PAGE(<!doctype html>
     table.id = 'grid';
     const head = el('tr');
     head.appendChild(el('th', '', 'student'));
-    d.exercises.forEach(function (x) { const th = el('th', '', x.id); th.title = x.title; head.appendChild(th); });
+    d.exercises.forEach(function (x) { const th = el('th', 'ex', x.id); th.title = x.title; head.appendChild(th); });
     table.appendChild(head);
     d.students.forEach(function (s) {
       const tr = el('tr');
       tr.dataset.student = s.id;
       const name = el('td', 'name', s.name || s.id);
-      if (s.alias) { name.appendChild(document.createTextNode(' ')); name.appendChild(el('small', '', s.alias)); }
+      if (s.alias && s.alias !== s.name) { name.appendChild(document.createTextNode(' ')); name.appendChild(el('small', '', s.alias)); }
       tr.appendChild(name);
       d.exercises.forEach(function (x) {
         const c = s.cells[x.id];
@@ -103,15 +105,16 @@ inline constexpr const char* lab_page_html = R"PAGE(<!doctype html>
       });
       table.appendChild(tr);
     });
-    const foot = el('tr');
-    foot.appendChild(el('th', '', 'failures'));
+    // Per exercise, the most common failures (students who met each kind).
+    const kinds = el('ul', 'kinds');
+    kinds.id = 'failures';
     d.per_exercise.forEach(function (x) {
-      const td = el('td', 'kinds', kindsText(x.failures, 2));
-      td.dataset.exercise = x.id;
-      foot.appendChild(td);
+      if (!x.failures.length) return;
+      const li = el('li', '', x.id + ' ' + x.title + ': ' + kindsText(x.failures, 4));
+      li.dataset.exercise = x.id;
+      kinds.appendChild(li);
     });
-    table.appendChild(foot);
-    main.replaceChildren(legend(d.stuck_minutes), table);
+    main.replaceChildren(legend(d.stuck_minutes), table, kinds);
   }
 
   function renderRoom(d) {
