@@ -1,6 +1,7 @@
 // The contest verbs (see contest_cmd.hpp).
 #include "contest_cmd.hpp"
 
+#include "lab.hpp"
 #include "term.hpp"
 
 #include "contest/alias.hpp"
@@ -112,7 +113,10 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
     // The participant's side: a contest server instead of the database (contest/client.hpp).
     const auto server_option = [&](CLI::App* cmd, const char* what) {
         cmd->add_option("--server", a->server, what);
-        cmd->add_option("--token", a->token, "your upload token (default: $WORKBOOK_CONTEST_TOKEN)")->envname("WORKBOOK_CONTEST_TOKEN");
+        cmd->add_option("--token", a->token,
+                        "your upload token (default: $WORKBOOK_CONTEST_TOKEN, or the one `workbook join` stored for "
+                        "this server)")
+            ->envname("WORKBOOK_CONTEST_TOKEN");
     };
     server_option(submit, "upload to this contest server (http://host:port) instead of queueing in --db");
     auto* judge = contest->add_subcommand("judge", "judge queued submissions on the device WORKBOOK_* chooses");
@@ -306,7 +310,12 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
 #ifdef WORKBOOK_CONTEST_SERVE
         if (*judge_job) return contest::judge_job(a->job);
         if (!a->server.empty()) {
-            const contest::ClientOptions client{a->server, a->token, a->alias};
+            std::string token = a->token;
+            if (token.empty())  // the class this workbook joined, when it is this server
+                if (const auto c = read_class_file(std::filesystem::path(*course_root) / ".workbook" / "class.toml");
+                    c && c->server == a->server)
+                    token = c->token;
+            const contest::ClientOptions client{a->server, token, a->alias};
             if (*submit) {
                 contest::parse_declaration(read_file(a->file));  // a clear error now rather than a rejection later
                 return contest::client_submit(client, a->file);

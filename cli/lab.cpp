@@ -100,8 +100,9 @@ void write_private(const fs::path& file, const std::string& text) {
     fs::rename(tmp, file);
 }
 
-std::optional<ClassInfo> read_class(const Workspace& ws) {
-    const fs::path file = class_file(ws);
+std::optional<ClassInfo> read_class(const Workspace& ws) { return read_class_file(class_file(ws)); }
+
+std::optional<ClassInfo> read_class_file(const fs::path& file) {
     if (!fs::exists(file)) return std::nullopt;
     try {
         const auto t = toml::parse_file(file.string());

@@ -43,6 +43,7 @@ fs::path class_file(const Workspace& ws);
 fs::path outbox_dir(const Workspace& ws);
 fs::path lab_status_file(const Workspace& ws);
 std::optional<ClassInfo> read_class(const Workspace& ws);  // nothing when not joined
+std::optional<ClassInfo> read_class_file(const fs::path& file);
 // Writes `text` to `file` with mode 0600 (a temporary file, then rename).
 void write_private(const fs::path& file, const std::string& text);
 

@@ -185,6 +185,8 @@ def main():
         check("ana joins with her token (from WORKBOOK_CONTEST_TOKEN)", code == 0 and "Ana Lee" in text, text)
         class_toml = os.path.join(scratch, ".workbook", "class.toml")
         check("the class file holding her token is private", os.stat(class_toml).st_mode & 0o077 == 0)
+        code, text, _ = student.run("contest", "status", "--server", f"http://127.0.0.1:{port}")
+        check("contest status --server uses the token join stored", code == 0, text)
         code, text, _ = student.run("check", "02")
         check("ana's starter of 02 fails as before", code == 1 and "FAIL 02" in text, text)
         student.solve("02_vadd")
@@ -195,6 +197,8 @@ def main():
         check("progress says where checks go, all sent", f"reported to http://127.0.0.1:{port} as Ana Lee: all sent" in text, text)
         code, text, _ = student.run("leave")
         check("ana leaves", code == 0 and "no longer reported" in text and not os.path.exists(class_toml), text)
+        code, text, _ = student.run("contest", "status", "--server", f"http://127.0.0.1:{port}")
+        check("after leaving, contest status --server has no token: refused", code == 1 and "401" in text, text)
 
         # --- cy, dee, eve: reports as the CLI posts them ---------------------------------------------
         check("cy: a failing check 25 minutes ago (queued, delivered late)",
