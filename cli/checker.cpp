@@ -4,6 +4,7 @@
 #include "term.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/failure_kind.hpp"
 #include "workbook/harness/evidence.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
@@ -114,7 +115,7 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
     r.log = build.output;
     if (!build.passed()) {
         r.stage = Stage::build;
-        r.failure = "build_error";
+        r.failure = failure::build_error;
         r.problems = summarize_build_output(build.output);
         if (build.timed_out) r.problems.insert(r.problems.begin(), "the build " + build.status());
         return r;
@@ -156,16 +157,16 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
             return p.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos;
         });
         r.stage = kernel_build ? Stage::kernel_build : Stage::test;
-        r.failure = kernel_build ? "build_error" : "wrong_values";
+        r.failure = kernel_build ? failure::build_error : failure::wrong_values;
         // A kernel too slow: its table and verdict first.
         if (const auto slow = std::find(r.problems.begin(), r.problems.end(), r.speed);
             !r.speed.empty() && slow != r.problems.end()) {
             r.problems.erase(slow);
             r.problems.insert(r.problems.begin(), r.speed);
-            if (r.problems.size() == 1) r.failure = "too_slow";  // the only failure: right values, too slow
+            if (r.problems.size() == 1) r.failure = failure::too_slow;  // the only failure: right values, too slow
         }
-        if (test.timed_out) r.failure = "timeout";
-        else if (!evidence || !evidence->complete || test.signaled) r.failure = "crash";
+        if (test.timed_out) r.failure = failure::timeout;
+        else if (!evidence || !evidence->complete || test.signaled) r.failure = failure::crash;
         if (!evidence || !evidence->complete || test.signaled || test.timed_out)
             r.problems.insert(r.problems.begin(),
                               fmt::format("the test did not finish normally: {}{}", test.status(),
@@ -181,7 +182,7 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
             r.log += "\n" + race.run.output;
             if (const auto why = race::explain_failure(race, 2); !why.empty()) {
                 r.problems.insert(r.problems.begin(), why);
-                r.failure = "race";
+                r.failure = failure::race;
             }
         }
         return r;
@@ -200,7 +201,7 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
         r.log += "\n" + race.run.output;
         if (!race.clean()) {
             r.stage = Stage::race;
-            r.failure = "race";
+            r.failure = failure::race;
             for (const auto& report : race.reports)
                 r.problems.push_back(fmt::format("Oclgrind: {}\n{}meaning: {}", report.headline, report.details,
                                                  report.explanation()));

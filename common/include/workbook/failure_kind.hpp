@@ -13,13 +13,22 @@ struct FailureKind {
     std::string_view label;  // on the instructor's page
 };
 
+namespace failure {
+inline constexpr std::string_view build_error = "build_error";    // host code or kernel does not compile
+inline constexpr std::string_view wrong_values = "wrong_values";  // the graded test's checks fail
+inline constexpr std::string_view race = "race";                  // the race pass (Oclgrind) found a problem
+inline constexpr std::string_view too_slow = "too_slow";          // a speed rung below its bar
+inline constexpr std::string_view timeout = "timeout";            // past the exercise's time limit
+inline constexpr std::string_view crash = "crash";                // it died (a signal) or stopped before its end
+}  // namespace failure
+
 inline constexpr std::array<FailureKind, 6> failure_kinds{{
-    {"build_error", "build error"},    // host code or kernel does not compile
-    {"wrong_values", "wrong values"},  // the graded test's checks fail
-    {"race", "race"},                  // the race pass (Oclgrind) found a problem
-    {"too_slow", "too slow"},          // a speed rung below its bar
-    {"timeout", "timeout"},            // the test ran past the exercise's time limit
-    {"crash", "crash"},                // it died (a signal) or stopped before its end
+    {failure::build_error, "build error"},
+    {failure::wrong_values, "wrong values"},
+    {failure::race, "race"},
+    {failure::too_slow, "too slow"},
+    {failure::timeout, "timeout"},
+    {failure::crash, "crash"},
 }};
 
 inline bool is_failure_kind(std::string_view name) {
