@@ -262,13 +262,18 @@ def main():
         code, text, _ = student.run("progress")
         check("progress says one is waiting and why", "1 waiting to be sent" in text and "cannot reach" in text, text)
         check("the server comes back", server.start())
+        with open(os.path.join(scratch, "exercises", "01_device_info", "device_info.cpp"), "a") as f:
+            f.write("\nint planted_error = ;\n")  # ben's next edit does not compile
         code, text, _ = student.run("check", "01")
-        check("ben's next check works", code in (0, 1), text)
+        check("ben's next check works (a build error)", code == 1 and "does not compile" in text, text)
         check("both of ben's reports arrive (the sender retries)", wait_for("ben", lambda: not student.outbox(), 90),
               str(student.outbox()))
         g = grid()
         ben = next(s for s in g["students"] if s["id"] == "ben")
         check("ben's grid row has both checks", "02" in ben["cells"] and "01" in ben["cells"], json.dumps(ben))
+        check("each with its kind: wrong values (02), build error (01)",
+              ben["cells"]["02"]["last_failure"] == "wrong_values" and ben["cells"]["01"]["last_failure"] == "build_error",
+              json.dumps(ben))
 
         # --- latency: not joined, joined with the server down, joined with a server that never answers --------
         code, text, _ = student.run("leave")
