@@ -11,28 +11,20 @@ WORKBOOK is the main build's command (the server), SCRATCH_WORKBOOK a scratch co
 WORKBOOK_SCRATCH and WORKBOOK_SOURCE name the scratch and the source trees as for the CLI tests.
 """
 import os
-import shutil
 import socket
 import statistics
 import sys
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "cli"))
-from lab_test import Server, Student, free_port  # noqa: E402
+from lab_test import a_class, free_port  # noqa: E402
 
 
 def main():
     workbook, wb, out = sys.argv[1:4]
     rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 9
-    scratch, source = os.environ["WORKBOOK_SCRATCH"], os.environ["WORKBOOK_SOURCE"]
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out)
-    roster = os.path.join(out, "roster.csv")
-    with open(roster, "w") as f:
-        f.write("ana,Ana\n")
-    port = free_port()
-    server = Server(workbook, out, port, roster)
-    student = Student(wb, scratch, source)
+    scratch = os.environ["WORKBOOK_SCRATCH"]
+    server, student, port = a_class(workbook, wb, out, "ana,Ana\n")
     student.fresh()
     if not server.start():
         sys.exit("the server did not start: " + open(server.log).read())

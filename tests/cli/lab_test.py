@@ -151,17 +151,23 @@ def browse(chromium, out, url, name, screenshot=False):
     return r.stdout
 
 
-def main():
-    workbook, wb, out, chromium = sys.argv[1:5]
-    scratch, source = os.environ["WORKBOOK_SCRATCH"], os.environ["WORKBOOK_SOURCE"]
+def a_class(workbook, wb, out, roster_lines):
+    """A fresh OUT with the roster, a lab server (not started) on a free port, and the scratch
+    workbook as the students' laptop (env WORKBOOK_SCRATCH, WORKBOOK_SOURCE): (server, student, port)."""
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     roster = os.path.join(out, "roster.csv")
     with open(roster, "w") as f:
-        f.write("ana,Ana Lee\nben,Ben Okafor\ncy,Cy Park\ndee,Dee Novak\neve,Eve Sato\n")
+        f.write(roster_lines)
     port = free_port()
-    server = Server(workbook, out, port, roster)
-    student = Student(wb, scratch, source)
+    student = Student(wb, os.environ["WORKBOOK_SCRATCH"], os.environ["WORKBOOK_SOURCE"])
+    return Server(workbook, out, port, roster), student, port
+
+
+def main():
+    workbook, wb, out, chromium = sys.argv[1:5]
+    scratch = os.environ["WORKBOOK_SCRATCH"]
+    server, student, port = a_class(workbook, wb, out, "ana,Ana Lee\nben,Ben Okafor\ncy,Cy Park\ndee,Dee Novak\neve,Eve Sato\n")
     try:
         if not check("the lab server starts", server.start(), open(server.log).read()):
             return 1
