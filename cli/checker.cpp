@@ -80,7 +80,8 @@ std::string format_result(const Exercise& ex, const CheckResult& r, const Style&
     std::string out;
     if (r.passed()) {
         out += style.green("PASS") + fmt::format(" {} {}: the graded test passes", ex.id, ex.title);
-        out += fmt::format(" (build {:.1f} s, test {:.1f} s)\n", r.build_s, r.test_s);
+        // (A remote check has no times of its own here: its note says the round trip.)
+        out += r.build_s + r.test_s > 0 ? fmt::format(" (build {:.1f} s, test {:.1f} s)\n", r.build_s, r.test_s) : "\n";
         if (!r.speed.empty()) out += r.speed + "\n";
         if (!r.timeline.empty()) out += r.timeline + " (open it in a browser)\n";
     } else {

@@ -59,6 +59,8 @@ struct ContestArgs {
     std::string server;  // the participant's client: a contest server's address
     int check_n = 256;
     bool lab = false;    // serve the lab dashboard
+    std::vector<std::string> remote_checks;  // exercises offered for remote checks
+    int remote_interval_s = 10;
     double stuck_after_min = 15;
     std::string lab_token_file;
 };
@@ -99,7 +101,8 @@ int check_kernel(const std::string& file, int n, contest::JudgeOptions options) 
     return exit_ok;
 }
 
-std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, const std::string& root) {
+std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, const std::string& root,
+                                         const std::string& build) {
     auto a = std::make_shared<ContestArgs>();
     contest = app.add_subcommand("contest", "the matmul contest: submit kernels, judge them, show the board");
     contest->add_option("--db", a->db, "the contest database")->capture_default_str();
@@ -293,13 +296,21 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
         ->needs(lab)
         ->check(CLI::Range(0.01, 1440.0))
         ->capture_default_str();
+    serve->add_option("--remote-checks", a->remote_checks,
+                      "exercises a joined student may check here (`workbook check NN --remote`), graded by `workbook "
+                      "grade` on this server's device, e.g. --remote-checks 15 16 17, or all")
+        ->needs(roster);
+    serve->add_option("--remote-interval", a->remote_interval_s, "seconds between two remote checks of one student")
+        ->check(CLI::Range(0, 3600))
+        ->capture_default_str();
     serve->add_option("--lab-token-file", a->lab_token_file,
                       "the instructor's token for /lab (created at the first start, mode 0600; default: "
                       "<db>.instructor-token)")
         ->needs(lab);
 #endif
 
-    const std::string* course_root = &root;  // set once the command line is parsed
+    const std::string* course_root = &root;  // both set once the command line is parsed
+    const std::string* course_build = &build;
     return [=]() -> int {
         if (*run_one) return contest::run_one(a->run_one);
         if (*reference_source) {
@@ -479,9 +490,26 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             so.lab = a->lab;
             so.lab_stuck_minutes = a->stuck_after_min;
             so.lab_token_file = a->lab_token_file;
+            const auto course = load_course(std::filesystem::path(*course_root) / "course.toml");
             if (a->lab)
-                for (const auto& ex : load_course(std::filesystem::path(*course_root) / "course.toml").exercises)
-                    so.lab_exercises.emplace_back(ex.id, ex.title);
+                for (const auto& ex : course.exercises) so.lab_exercises.emplace_back(ex.id, ex.title);
+            for (const auto& want : a->remote_checks) {
+                const auto* ex = want == "all" ? nullptr : course.find(want);
+                if (want != "all" && !ex)
+                    throw Error(fmt::format("--remote-checks {}: no such exercise (ids: 01 to {})", want,
+                                            course.exercises.back().id));
+                for (const auto& e : course.exercises)
+                    if (!ex || &e == ex) {
+                        so.remote.exercises[e.id] = e.edit;
+                        so.remote.time_limits[e.id] = e.time_limit_s;
+                    }
+            }
+            if (!so.remote.exercises.empty()) {
+                so.remote.min_interval_s = a->remote_interval_s;
+                so.remote.workbook = std::filesystem::read_symlink("/proc/self/exe").string();
+                so.remote.root = *course_root;
+                so.remote.build = *course_build;
+            }
             {
                 const std::string now = db.now();
                 if (!a->opens.empty()) so.opens = contest::parse_contest_time(a->opens, now);

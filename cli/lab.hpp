@@ -37,6 +37,10 @@ std::string lab_status_line(const Workspace& ws);
 // and the background sender's whole run (the hidden `workbook lab-send`).
 ClassInfo lab_hello(const std::string& server, const std::string& token);
 int lab_send(const Workspace& ws);
+// `workbook check EX --remote`: the exercise's edit files to the joined class's server, graded
+// there on its device (contest/remote_check.hpp), waited for and shown; recorded as a local check is.
+struct Style;
+int remote_check(Workspace& ws, const Exercise& ex, const Style& style, bool verbose);
 
 // Shared by lab.cpp and lab_net.cpp: the files under .workbook/.
 fs::path class_file(const Workspace& ws);

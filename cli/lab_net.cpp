@@ -3,8 +3,10 @@
 #include "lab.hpp"
 
 #include "contest/client.hpp"
+#include "term.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/failure_kind.hpp"
 #include "workbook/text.hpp"
 
 #include <fmt/chrono.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <sstream>
 #include <chrono>
 #include <thread>
 
@@ -127,6 +130,87 @@ int lab_send(const Workspace& ws) {
         }
         if (wait_s > 0) std::this_thread::sleep_for(std::chrono::seconds(wait_s));
     }
+}
+
+namespace {
+
+// The failures a remote check's output names: each failed check's logged message.
+std::vector<std::string> logged_messages(const std::string& output) {
+    std::vector<std::string> out;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);)
+        if (const auto at = line.find("logged: "); at != std::string::npos) out.push_back(clipped(line.substr(at + 8), 2000));
+    return out;
+}
+
+// The grader's status in the checker's terms.
+void stage_from(const std::string& status, CheckResult& r) {
+    if (status == "passed") {
+        r.stage = Stage::passed;
+        return;
+    }
+    r.stage = status == "build failed" ? Stage::build : status == "race" ? Stage::race : Stage::test;
+    r.failure = status == "build failed" ? failure::build_error
+                : status == "race"      ? failure::race
+                : status == "timed out" ? failure::timeout
+                : status == "crashed"   ? failure::crash
+                                        : failure::wrong_values;
+}
+
+}  // namespace
+
+int remote_check(Workspace& ws, const Exercise& ex, const Style& style, bool verbose) {
+    const auto c = read_class(ws);
+    if (!c)
+        throw Error("a remote check goes to your class's server: `workbook join URL --token TOKEN` first (your "
+                    "instructor gives both)");
+    httplib::MultipartFormDataItems form{{"exercise", ex.id, "", ""}};
+    for (const auto& f : ex.edit) {
+        const fs::path file = ws.exercise_dir(ex) / f;
+        if (!fs::exists(file)) throw Error(fmt::format("{} is missing: `workbook reset {}` restores the starter", file.string(), ex.id));
+        form.push_back({f, read_file(file), f, "text/plain"});
+    }
+    auto client = client_for(c->server, c->token, 20);
+    const auto start = std::chrono::steady_clock::now();
+    const auto posted = client.Post("/api/check", form);
+    if (!posted)
+        throw Error(fmt::format("cannot reach the class's server at {} ({}): check it locally with `workbook check {}`",
+                                c->server, httplib::to_string(posted.error()), ex.id));
+    if (posted->status != 200)
+        throw Error(fmt::format("{} refused the check (HTTP {}): {}", c->server, posted->status, server_error(*posted)));
+    const auto id = nlohmann::json::parse(posted->body, nullptr, false).value("id", std::int64_t{0});
+    fmt::print("remote check {} of {} sent to {}\n", id, ex.id, c->server);
+    std::string last;
+    nlohmann::json j;
+    for (;;) {
+        const auto r = client.Get(fmt::format("/api/check/{}", id));
+        if (!r) throw Error(fmt::format("lost the class's server at {} ({})", c->server, httplib::to_string(r.error())));
+        j = nlohmann::json::parse(r->body, nullptr, false);
+        if (r->status != 200 || !j.is_object())
+            throw Error(fmt::format("{} answered HTTP {} about check {}: {}", c->server, r->status, id, server_error(*r)));
+        const std::string state = j.value("state", "");
+        if (state == "done" || state == "failed") break;
+        const std::string now = state == "queued" ? fmt::format("queued, place {}", j.value("queue_position", 0))
+                                                  : "running on the server";
+        if (now != last) fmt::print("  {}...\n", now);
+        std::fflush(stdout);
+        last = now;
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    const auto& result = j["result"];
+    CheckResult r;
+    const std::string status = result.is_object() ? result.value("status", "not graded") : "not graded";
+    const std::string output = result.is_object() ? result.value("output", "") : "";
+    const std::string device = sanitize(result.is_object() ? result.value("device", "") : "", 200);
+    stage_from(status, r);
+    r.problems = logged_messages(output);
+    if (r.problems.empty() && !r.passed()) r.problems.push_back(fmt::format("the server's grader says: {}", sanitize(status, 100)));
+    r.log = sanitize(output, 256 * 1024);
+    r.race_note = fmt::format("remote check on {} ({}), {:.1f} s round trip", device.empty() ? "the server's device" : device,
+                              c->server, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    record_check(ws, ex, r);
+    fmt::print("{}", format_result(ex, r, style, verbose));
+    return r.passed() ? exit_ok : exit_wrong_result;
 }
 
 }  // namespace workbook::cli

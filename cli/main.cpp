@@ -144,6 +144,9 @@ int main(int argc, char** argv) {
     auto* check = app.add_subcommand("check", "check exercises without watching; exit 0 when all pass, 1 otherwise");
     check->add_option("EX", check_which, "exercises to check (default: the current one)");
     check->add_flag("--all", check_all, "check every exercise");
+    bool check_remote = false;
+    check->add_flag("--remote", check_remote,
+                    "check on your class's server (after `workbook join`): its device runs the graded test");
     std::string hint_ex, reset_ex, solution_ex;
     auto* hint = app.add_subcommand("hint", "the next hint of an exercise's ladder, one more each time");
     hint->add_option("EX", hint_ex, "default: the current exercise");
@@ -179,7 +182,7 @@ int main(int argc, char** argv) {
     // The instructor's verbs (grade, calibrate, gradescope-package) are the grader's front door.
     const auto run_instructor = workbook::grading::add_commands(app, root, build);
     CLI::App* contest = nullptr;
-    const auto run_contest = cli::add_contest_command(app, contest, root);
+    const auto run_contest = cli::add_contest_command(app, contest, root, build);
     app.require_subcommand(0, 1);
     CLI11_PARSE(app, argc, argv);
 
@@ -222,6 +225,13 @@ int main(int argc, char** argv) {
             ws.save();
             fmt::print("Now on {} {}: edit exercises/{}/ and run `workbook`.\n", ex.id, ex.title, ex.dir());
             return workbook::exit_ok;
+        }
+        if (*check && check_remote) {
+            int status = workbook::exit_ok;
+            std::vector<std::string> which = check_which;
+            if (which.empty()) which.push_back(ws.current().id);
+            for (const auto& key : which) status = std::max(status, cli::remote_check(ws, ws.find(key), style, verbose));
+            return status;
         }
         if (*check) return check_command(ws, style, check_which, check_all, verbose);
         if (*hint) {

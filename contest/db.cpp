@@ -59,6 +59,7 @@ void Database::create_schema() {
     create_zoo_schema();
     create_window_schema();
     create_lab_schema();
+    create_check_schema();
 }
 
 // The zoo's tables (contest/zoo.hpp) and the board column of runs. Runs of an older database keep

@@ -50,6 +50,17 @@ struct Student {
     std::string alias, alias_key;  // empty until bound: the roster's name, or the first alias used
 };
 
+// A remote check (contest/remote_check.hpp): one student's files for one exercise.
+struct RemoteCheck {
+    std::int64_t id = 0;
+    std::string student, exercise;
+    std::vector<std::pair<std::string, std::string>> files;  // name, content (until it has run)
+    std::string state;   // queued, running, done, failed
+    std::string result;  // JSON text once done
+    std::string submitted_at, finished_at;
+    int queue_position = 0;  // while queued: 1 is next
+};
+
 class Database {
 public:
     explicit Database(const std::filesystem::path& file);
@@ -167,6 +178,17 @@ public:
     void record_lab_check(const std::string& student, const LabCheck& check);
     std::vector<LabCell> lab_cells() const;
 
+    // Remote checks: RateLimited when the student checked less than `min_interval_s` ago or has
+    // `max_queued` waiting.
+    std::int64_t queue_check(const std::string& student, const std::string& exercise,
+                             const std::vector<std::pair<std::string, std::string>>& files, int min_interval_s,
+                             int max_queued);
+    std::optional<RemoteCheck> claim_check();  // the oldest queued one, with its files, now running
+    // Done (or failed) with its result; its files are deleted.
+    void finish_check(std::int64_t id, const std::string& state, const std::string& result);
+    std::optional<RemoteCheck> remote_check(std::int64_t id) const;  // without its files
+    void requeue_running_checks();  // at server start
+
 private:
     void create_schema();  // every table, idempotent: retried while another process holds the lock
     void create_identity_schema();
@@ -174,6 +196,7 @@ private:
     void create_zoo_schema();
     void create_window_schema();
     void create_lab_schema();
+    void create_check_schema();
     std::string setting(const std::string& key) const;
     void set_setting(const std::string& key, const std::string& value);
     void check_window() const;  // ContestClosed outside it

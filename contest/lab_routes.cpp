@@ -49,16 +49,6 @@ int take(Bucket& b) {
     return static_cast<int>((1 - b.tokens) * refill_s) + 1;
 }
 
-std::optional<Student> student_of(const httplib::Request& req, Database& db) {
-    const std::string token = bearer_token(req);
-    return token.empty() ? std::nullopt : db.student_by_token_hash(token_hash(token));
-}
-
-void refuse_student(httplib::Response& res) {
-    res.set_header("WWW-Authenticate", "Bearer");
-    send_error(res, 401, "missing or unknown token: `workbook join URL --token TOKEN` with the token your instructor "
-                         "gave you");
-}
 
 // Per exercise: how many students passed, work on it, are stuck; the failure kinds by checks and
 // by students. Names stay out: the projector's view is this and nothing more.
@@ -130,6 +120,17 @@ json grid(const LabOptions& o, const std::vector<Student>& students, const std::
 }
 
 }  // namespace
+
+std::optional<Student> student_of(const httplib::Request& req, Database& db) {
+    const std::string token = bearer_token(req);
+    return token.empty() ? std::nullopt : db.student_by_token_hash(token_hash(token));
+}
+
+void refuse_student(httplib::Response& res) {
+    res.set_header("WWW-Authenticate", "Bearer");
+    send_error(res, 401, "missing or unknown token: `workbook join URL --token TOKEN` with the token your instructor "
+                         "gave you");
+}
 
 std::string lab_instructor_token(const std::filesystem::path& file) {
     const PrivateFile f(file, O_RDWR, "the instructor's token file");

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,11 @@ struct LabOptions {
     std::int64_t stuck_after_s = 15 * 60;  // a student not past an exercise after this long is "stuck"
     std::string instructor_token;          // for /api/lab
 };
+
+// The roster's student whose token the request carries (Authorization: Bearer), if any.
+std::optional<Student> student_of(const httplib::Request& req, Database& db);
+// 401, saying how to join with the token the instructor gave.
+void refuse_student(httplib::Response& res);
 
 // The instructor's token, kept in `file` (created with mode 0600 at the first start, the same
 // on every start after). Error for a file that is a link, not ours or readable by others.

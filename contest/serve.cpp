@@ -299,6 +299,9 @@ void check_options(const ServeOptions& o) {
     if (o.lab && o.roster.empty())
         throw Error("contest serve: the lab dashboard (--lab) needs --roster: each student's checks come with their "
                     "own token");
+    if (!o.remote.exercises.empty() && o.roster.empty())
+        throw Error("contest serve: remote checks (--remote-checks) need --roster: each check comes with a student's "
+                    "own token");
     if (o.lab && o.lab_exercises.empty()) throw Error("contest serve: the lab dashboard needs the course's exercises");
     if (o.lab && !(o.lab_stuck_minutes > 0 && o.lab_stuck_minutes <= 24 * 60))
         throw Error("contest serve: --stuck-after must be between 0 and 1440 minutes");
@@ -504,6 +507,13 @@ int serve(const ServeOptions& options) {
                        lab_instructor_token(lab_token_file)};
         add_lab_routes(server, web_db, web_db_mutex, lab, log_line);
     }
+    RemoteCheckOptions remote = options.remote;
+    if (!remote.exercises.empty()) {
+        if (remote.jobs_dir.empty()) remote.jobs_dir = options.db.string() + ".checks";
+        remote.race_check = options.judge_options.race_check;
+        remote.sandbox = options.judge_options.sandbox;
+        add_remote_check_routes(server, web_db, web_db_mutex, remote, log_line);
+    }
     if (zoo.has_slurm()) add_job_routes(server, web_db, web_db_mutex, zoo, options.judge_options, log_line);
 
     server.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
@@ -588,6 +598,8 @@ int serve(const ServeOptions& options) {
     const bool bracket = options.host.find(':') != std::string::npos;
     std::vector<std::thread> judges;
     if (options.judge && zoo.devices.empty()) judges.emplace_back([&] { judge_loop(options, stopping); });
+    if (!remote.exercises.empty())
+        judges.emplace_back([&] { remote_check_loop(options.db, remote, stopping, log_line); });
     if (options.judge && !zoo.devices.empty()) {
         const bool anywhere = options.host == "0.0.0.0" || options.host == "::";
         char name[256] = {};

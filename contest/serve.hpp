@@ -7,6 +7,7 @@
 //                          with a zoo, "devices": each device's state, reason and Slurm job id)
 //   POST /api/job/start, /api/job/result   a zoo's Slurm jobs (contest/slurm_jobs.hpp), by job token
 //   /lab, /room, /api/lab/...  the lab dashboard, with --lab (contest/lab_routes.hpp)
+//   /api/check             remote checks, with --remote-checks (contest/remote_check.hpp)
 //   POST /api/submit       Authorization: Bearer <token>; multipart fields `alias` and `kernel`
 //                          -> {"id":..., "status":"queued"} (401 bad token, 400 bad form or alias,
 //                          403 another student's alias, 413 too large, 429 rate limit or queue cap)
@@ -16,6 +17,7 @@
 #pragma once
 
 #include "contest/judge.hpp"
+#include "contest/remote_check.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -52,6 +54,9 @@ struct ServeOptions {
     std::vector<std::pair<std::string, std::string>> lab_exercises;
     double lab_stuck_minutes = 15;
     std::filesystem::path lab_token_file;  // the instructor's token (default: <db>.instructor-token)
+    // Remote checks (contest/remote_check.hpp), on when `remote.exercises` offers any; needs a
+    // roster. Its jobs folder defaults to <db>.checks; its race pass and sandbox follow the judge's.
+    RemoteCheckOptions remote;
 };
 
 // Serves until SIGINT or SIGTERM, then stops the server and waits for the judge to finish the

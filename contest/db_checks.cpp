@@ -1,0 +1,113 @@
+// Remote checks in the contest database (see db.hpp and remote_check.hpp): the queue, and the
+// files of each check until it has run.
+#include "contest/db.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
+
+namespace workbook::contest {
+
+void Database::create_check_schema() {
+    db_->exec(R"(
+        CREATE TABLE IF NOT EXISTS remote_checks (
+            id INTEGER PRIMARY KEY, student_id TEXT NOT NULL, exercise TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'queued', result TEXT NOT NULL DEFAULT '',
+            submitted_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%S','now')),
+            finished_at TEXT NOT NULL DEFAULT '');
+        CREATE TABLE IF NOT EXISTS remote_check_files (
+            check_id INTEGER NOT NULL REFERENCES remote_checks(id), name TEXT NOT NULL, content BLOB NOT NULL);)");
+}
+
+std::int64_t Database::queue_check(const std::string& student, const std::string& exercise,
+                                   const std::vector<std::pair<std::string, std::string>>& files, int min_interval_s,
+                                   int max_queued) {
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement recent(*db_, "SELECT COUNT(*) FROM remote_checks WHERE student_id = ? AND "
+                                   "submitted_at > strftime('%Y-%m-%dT%H:%M:%S','now', ?)");
+    recent.bind(1, student);
+    recent.bind(2, fmt::format("-{} seconds", min_interval_s));
+    recent.executeStep();
+    if (recent.getColumn(0).getInt() > 0)
+        throw RateLimited(fmt::format("one remote check per {} s: try again in a moment", min_interval_s));
+    SQLite::Statement waiting(*db_, "SELECT COUNT(*) FROM remote_checks WHERE student_id = ? AND state IN "
+                                    "('queued', 'running')");
+    waiting.bind(1, student);
+    waiting.executeStep();
+    if (waiting.getColumn(0).getInt() >= max_queued)
+        throw RateLimited(fmt::format("you have {} remote checks waiting (at most {}): wait for their results",
+                                      waiting.getColumn(0).getInt(), max_queued));
+    SQLite::Statement add(*db_, "INSERT INTO remote_checks (student_id, exercise) VALUES (?, ?)");
+    add.bind(1, student);
+    add.bind(2, exercise);
+    add.exec();
+    const std::int64_t id = db_->getLastInsertRowid();
+    for (const auto& [name, content] : files) {
+        SQLite::Statement f(*db_, "INSERT INTO remote_check_files (check_id, name, content) VALUES (?, ?, ?)");
+        f.bind(1, static_cast<std::int64_t>(id));
+        f.bind(2, name);
+        f.bind(3, content.data(), static_cast<int>(content.size()));
+        f.exec();
+    }
+    t.commit();
+    return id;
+}
+
+std::optional<RemoteCheck> Database::claim_check() {
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement s(*db_, "SELECT id, student_id, exercise, submitted_at FROM remote_checks WHERE state = 'queued' "
+                              "ORDER BY id LIMIT 1");
+    if (!s.executeStep()) return std::nullopt;
+    RemoteCheck c;
+    c.id = s.getColumn(0).getInt64();
+    c.student = s.getColumn(1).getString();
+    c.exercise = s.getColumn(2).getString();
+    c.submitted_at = s.getColumn(3).getString();
+    c.state = "running";
+    SQLite::Statement f(*db_, "SELECT name, content FROM remote_check_files WHERE check_id = ? ORDER BY name");
+    f.bind(1, static_cast<std::int64_t>(c.id));
+    while (f.executeStep())
+        c.files.emplace_back(f.getColumn(0).getString(),
+                             std::string(static_cast<const char*>(f.getColumn(1).getBlob()),
+                                         static_cast<std::size_t>(f.getColumn(1).getBytes())));
+    SQLite::Statement mark(*db_, "UPDATE remote_checks SET state = 'running' WHERE id = ?");
+    mark.bind(1, static_cast<std::int64_t>(c.id));
+    mark.exec();
+    t.commit();
+    return c;
+}
+
+void Database::finish_check(std::int64_t id, const std::string& state, const std::string& result) {
+    SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement s(*db_, "UPDATE remote_checks SET state = ?, result = ?, "
+                              "finished_at = strftime('%Y-%m-%dT%H:%M:%S','now') WHERE id = ?");
+    s.bind(1, state);
+    s.bind(2, result);
+    s.bind(3, static_cast<std::int64_t>(id));
+    s.exec();
+    SQLite::Statement files(*db_, "DELETE FROM remote_check_files WHERE check_id = ?");
+    files.bind(1, static_cast<std::int64_t>(id));
+    files.exec();
+    t.commit();
+}
+
+std::optional<RemoteCheck> Database::remote_check(std::int64_t id) const {
+    SQLite::Statement s(*db_, "SELECT id, student_id, exercise, state, result, submitted_at, finished_at, "
+                              "(SELECT COUNT(*) FROM remote_checks q WHERE q.state = 'queued' AND q.id <= c.id) "
+                              "FROM remote_checks c WHERE id = ?");
+    s.bind(1, static_cast<std::int64_t>(id));
+    if (!s.executeStep()) return std::nullopt;
+    RemoteCheck c;
+    c.id = s.getColumn(0).getInt64();
+    c.student = s.getColumn(1).getString();
+    c.exercise = s.getColumn(2).getString();
+    c.state = s.getColumn(3).getString();
+    c.result = s.getColumn(4).getString();
+    c.submitted_at = s.getColumn(5).getString();
+    c.finished_at = s.getColumn(6).getString();
+    c.queue_position = c.state == "queued" ? s.getColumn(7).getInt() : 0;
+    return c;
+}
+
+void Database::requeue_running_checks() { db_->exec("UPDATE remote_checks SET state = 'queued' WHERE state = 'running'"); }
+
+}  // namespace workbook::contest

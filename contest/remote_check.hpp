@@ -1,0 +1,52 @@
+// Remote checks (`workbook check NN --remote`, `contest serve --remote-checks`): a joined student's
+// edit files for one exercise, graded on the server's device by the grader itself (`workbook grade
+// --only NN` on a class of one, in the grader's sandbox, with its race pass), the result sent back.
+//
+// What runs the student's code is the grader, as for a class: nothing the student sends reaches
+// another student's check, the database, a token or the instructor's files. The server keeps the
+// files only until the check has run.
+//
+//   POST /api/check       the student's token; multipart: `exercise` and one field per edit file
+//                          (named as the file) -> {"id", "status":"queued"} (400, 401, 403 an
+//                          exercise not offered, 413, 429)
+//   GET  /api/check/ID    the student's token; their own check only -> state, queue place, result
+#pragma once
+
+#include "contest/db.hpp"
+
+#include <httplib.h>
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace workbook::contest {
+
+struct RemoteCheckOptions {
+    std::map<std::string, std::vector<std::string>> exercises;  // offered: id -> the files a student edits
+    std::map<std::string, int> time_limits;                     // id -> the exercise's limit, seconds
+    std::string workbook;                                      // the `workbook` that grades (this one)
+    std::string root, build;                                   // its course tree
+    std::filesystem::path jobs_dir;                            // one folder per check while it runs
+    bool race_check = true, sandbox = true;
+    std::size_t max_bytes = 256 * 1024;  // all files of one check together
+    int min_interval_s = 10;             // per student, between two checks
+    int max_queued = 2;                  // per student, waiting at once
+};
+
+void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
+                             const RemoteCheckOptions& options, const std::function<void(const std::string&)>& log);
+
+// Runs queued checks one at a time until `stop` (a thread of the server); `db_file` is opened here.
+void remote_check_loop(const std::filesystem::path& db_file, const RemoteCheckOptions& options,
+                       const std::atomic<bool>& stop, const std::function<void(const std::string&)>& log);
+
+// One check graded: the grader on a class of one in `dir` (created, removed after); the result
+// as JSON text: {"status", "passed", "score", "max", "output", "device", "seconds"}.
+std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir);
+
+}  // namespace workbook::contest
