@@ -116,7 +116,7 @@ def main():
         with open(os.path.join(student.scratch, "exercises", "02_vadd", "vadd_host.cpp"), "w") as f:
             f.write(snoop)
         time.sleep(1.1)
-        code, text, _ = student.run("check", "02", "--remote", "--verbose")
+        code, text, _ = student.run("--verbose", "check", "02", "--remote")
         leaked = [t for t in tokens.values() if t in text] + (["LEAK"] if "LEAK:" in text else [])
         if sandbox:
             check("the snooping host file finds none of the server's files (it passes)",
