@@ -11,6 +11,7 @@
 #include "checker.hpp"
 #include "workspace.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -37,10 +38,11 @@ std::string lab_status_line(const Workspace& ws);
 // and the background sender's whole run (the hidden `workbook lab-send`).
 ClassInfo lab_hello(const std::string& server, const std::string& token);
 int lab_send(const Workspace& ws);
-// `workbook check EX --remote`: the exercise's edit files to the joined class's server, graded
-// there on its device (contest/remote_check.hpp), waited for and shown; recorded as a local check is.
-struct Style;
-int remote_check(Workspace& ws, const Exercise& ex, const Style& style, bool verbose);
+// `workbook check EX --remote` (and watch mode's): the exercise's edit files to the joined class's
+// server, graded there on its device (contest/remote_check.hpp) and waited for, `step` told of the
+// queue place. The result as a local check's; Error when the server cannot be reached or refuses.
+CheckResult check_remotely(const Workspace& ws, const Exercise& ex,
+                           const std::function<void(const std::string&)>& step = {});
 
 // Shared by lab.cpp and lab_net.cpp: the files under .workbook/.
 fs::path class_file(const Workspace& ws);

@@ -3,7 +3,6 @@
 #include "lab.hpp"
 
 #include "contest/client.hpp"
-#include "term.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/failure_kind.hpp"
@@ -159,7 +158,7 @@ void stage_from(const std::string& status, CheckResult& r) {
 
 }  // namespace
 
-int remote_check(Workspace& ws, const Exercise& ex, const Style& style, bool verbose) {
+CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::function<void(const std::string&)>& step) {
     const auto c = read_class(ws);
     if (!c)
         throw Error("a remote check goes to your class's server: `workbook join URL --token TOKEN` first (your "
@@ -179,7 +178,10 @@ int remote_check(Workspace& ws, const Exercise& ex, const Style& style, bool ver
     if (posted->status != 200)
         throw Error(fmt::format("{} refused the check (HTTP {}): {}", c->server, posted->status, server_error(*posted)));
     const auto id = nlohmann::json::parse(posted->body, nullptr, false).value("id", std::int64_t{0});
-    fmt::print("remote check {} of {} sent to {}\n", id, ex.id, c->server);
+    const auto say = [&](const std::string& what) {
+        if (step) step(what);
+    };
+    say(fmt::format("remote check {} of {} sent to {}", id, ex.id, c->server));
     std::string last;
     nlohmann::json j;
     for (;;) {
@@ -192,8 +194,7 @@ int remote_check(Workspace& ws, const Exercise& ex, const Style& style, bool ver
         if (state == "done" || state == "failed") break;
         const std::string now = state == "queued" ? fmt::format("queued, place {}", j.value("queue_position", 0))
                                                   : "running on the server";
-        if (now != last) fmt::print("  {}...\n", now);
-        std::fflush(stdout);
+        if (now != last) say(now);
         last = now;
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
     }
@@ -208,9 +209,7 @@ int remote_check(Workspace& ws, const Exercise& ex, const Style& style, bool ver
     r.log = sanitize(output, 256 * 1024);
     r.race_note = fmt::format("remote check on {} ({}), {:.1f} s round trip", device.empty() ? "the server's device" : device,
                               c->server, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    record_check(ws, ex, r);
-    fmt::print("{}", format_result(ex, r, style, verbose));
-    return r.passed() ? exit_ok : exit_wrong_result;
+    return r;
 }
 
 }  // namespace workbook::cli

@@ -46,7 +46,7 @@ fs::path back_up(const cli::Workspace& ws, const workbook::Exercise& ex) {
 }
 
 int check_command(cli::Workspace& ws, const cli::Style& style, const std::vector<std::string>& which, bool all,
-                  bool verbose) {
+                  bool verbose, bool remote) {
     std::vector<const workbook::Exercise*> list;
     if (all)
         for (const auto& ex : ws.course().exercises) list.push_back(&ex);
@@ -57,7 +57,8 @@ int check_command(cli::Workspace& ws, const cli::Style& style, const std::vector
         const auto& ex = *list[i];
         if (list.size() > 1) fmt::print("[{}/{}] ", i + 1, list.size());
         const auto start = std::chrono::steady_clock::now();
-        const auto r = cli::check_exercise(ws, ex);
+        const auto r = remote ? cli::check_remotely(ws, ex, [](const std::string& s) { fmt::print("  {}...\n", s); })
+                              : cli::check_exercise(ws, ex);
         cli::record_check(ws, ex, r);
         passed += r.passed();
         fmt::print("{}", cli::format_result(ex, r, style, verbose));
@@ -134,6 +135,8 @@ int main(int argc, char** argv) {
     cli::WatchOptions watch_options;
     auto* watch = app.add_subcommand("watch", "watch the current exercise: re-check on every save (the default)");
     watch->add_flag("--poll", watch_options.poll, "check files for changes every half second instead of inotify");
+    watch->add_flag("--remote", watch_options.remote,
+                    "check on your class's server (after `workbook join`): its device runs the graded test");
     auto* list = app.add_subcommand("list", "the exercises in course order with their status");
     auto* next = app.add_subcommand("next", "move on to the exercise after the current one (once it passes)");
     std::string go_to;
@@ -226,14 +229,7 @@ int main(int argc, char** argv) {
             fmt::print("Now on {} {}: edit exercises/{}/ and run `workbook`.\n", ex.id, ex.title, ex.dir());
             return workbook::exit_ok;
         }
-        if (*check && check_remote) {
-            int status = workbook::exit_ok;
-            std::vector<std::string> which = check_which;
-            if (which.empty()) which.push_back(ws.current().id);
-            for (const auto& key : which) status = std::max(status, cli::remote_check(ws, ws.find(key), style, verbose));
-            return status;
-        }
-        if (*check) return check_command(ws, style, check_which, check_all, verbose);
+        if (*check) return check_command(ws, style, check_which, check_all, verbose, check_remote);
         if (*hint) {
             const auto& ex = hint_ex.empty() ? ws.current() : ws.find(hint_ex);
             fmt::print("{} {}\n{}\n", ex.id, ex.title, cli::next_hint(ws, ex));

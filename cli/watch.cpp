@@ -5,6 +5,8 @@
 #include "checker.hpp"
 #include "lab.hpp"
 
+#include "workbook/errors.hpp"
+
 #include <fmt/format.h>
 
 #include <poll.h>
@@ -212,10 +214,20 @@ private:
         panel_.clear();
         checking_ = "checking...";
         render();
-        result_ = check_exercise(ws_, *ex_, [&](const std::string& step) {
-            checking_ = step + "...";
+        const auto step = [&](const std::string& what) {
+            checking_ = what + "...";
             render();
-        });
+        };
+        try {
+            result_ = options_.remote ? check_remotely(ws_, *ex_, step) : check_exercise(ws_, *ex_, step);
+            if (options_.remote) note_.clear();
+        } catch (const Error& e) {
+            // The class's server away or refusing: said on the screen, and watching goes on.
+            checking_.clear();
+            note_ = std::string("remote check: ") + e.what() + " (`workbook` without --remote checks here)";
+            render();
+            return;
+        }
         checking_.clear();
         record_check(ws_, *ex_, result_);
         render();
@@ -258,7 +270,7 @@ int run_watch(Workspace& ws, const Style& style, const WatchOptions& options) {
         // No keyboard to read: one check of the current exercise, like `workbook check`.
         const Exercise& ex = ws.current();
         fmt::print("stdin is not a terminal: checking the current exercise once (use `workbook check` in scripts)\n");
-        const auto r = check_exercise(ws, ex);
+        const auto r = options.remote ? check_remotely(ws, ex) : check_exercise(ws, ex);
         record_check(ws, ex, r);
         fmt::print("{}", format_result(ex, r, style, options.verbose));
         return r.passed() ? 0 : 1;

@@ -97,6 +97,11 @@ def main():
         time.sleep(1.1)
         code, text, _ = student.run("check", "03", "--remote")
         check("the solution of 03 (host code) passes remotely", code == 0 and "PASS 03" in text, text)
+        student.run("go", "03")
+        time.sleep(1.1)
+        code, text, _ = student.run("watch", "--remote")
+        check("watch --remote (no terminal: one check) checks the current exercise on the server",
+              code == 0 and "PASS 03" in text and "remote check on" in text, text)
         code, text, _ = student.run("list")
         check("remote passes count in the progress", text.count("done") >= 2, text)
         code, text, _ = student.run("check", "01", "--remote")
