@@ -24,6 +24,7 @@
 #include "workbook/text.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <memory>
@@ -202,6 +203,8 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
     server_option(status, "your entries on this contest server (http://host:port): states, reasons, queue places");
     status->add_option("--alias", a->alias, "with the workshop's shared token: whose entries");
     status->add_flag("--history", a->history, "also every state each judging went through, with its time");
+    auto* checks = contest->add_subcommand("checks", "the remote checks (`contest serve --remote-checks`): each with its "
+                                                     "student, exercise, state, verdict and device");
     auto* retry = contest->add_subcommand("retry", "queue a zoo's failed judgings again (a Slurm job that failed, was "
                                                    "cancelled or never reported)");
     retry->add_option("ID", a->retry_id, "the submission (default: every one with a failed judging)");
@@ -441,6 +444,22 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
         if (*export_cmd) {
             const auto written = contest::export_contest(db, a->export_dir, a->with_sources);
             fmt::print("wrote {} file(s) into {}\n", written, a->export_dir);
+            return exit_ok;
+        }
+        if (*checks) {
+            fmt::print("{:>5}  {:<16} {:<3} {:<8} {:<12} {:<19}  {}\n", "id", "student", "ex", "state", "verdict",
+                       "submitted (UTC)", "device, seconds");
+            for (const auto& c : db.remote_checks()) {
+                const auto r = nlohmann::json::parse(c.result.empty() ? "{}" : c.result, nullptr, false);
+                const auto field = [&](const char* k) {
+                    return r.is_object() && r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string();
+                };
+                const double seconds = r.is_object() && r.contains("seconds") && r["seconds"].is_number() ? r["seconds"].get<double>() : 0;
+                fmt::print("{:>5}  {:<16} {:<3} {:<8} {:<12} {:<19}  {}\n", c.id, c.student.substr(0, 16), c.exercise,
+                           c.state == "queued" ? fmt::format("queued {}", c.queue_position) : c.state,
+                           field("status").substr(0, 12), c.submitted_at,
+                           c.state == "done" ? fmt::format("{}, {:.1f} s", field("device").substr(0, 60), seconds) : "");
+            }
             return exit_ok;
         }
         if (*status) {

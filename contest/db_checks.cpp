@@ -90,12 +90,13 @@ void Database::finish_check(std::int64_t id, const std::string& state, const std
     t.commit();
 }
 
-std::optional<RemoteCheck> Database::remote_check(std::int64_t id) const {
-    SQLite::Statement s(*db_, "SELECT id, student_id, exercise, state, result, submitted_at, finished_at, "
-                              "(SELECT COUNT(*) FROM remote_checks q WHERE q.state = 'queued' AND q.id <= c.id) "
-                              "FROM remote_checks c WHERE id = ?");
-    s.bind(1, static_cast<std::int64_t>(id));
-    if (!s.executeStep()) return std::nullopt;
+namespace {
+
+constexpr const char* check_columns =
+    "SELECT id, student_id, exercise, state, result, submitted_at, finished_at, "
+    "(SELECT COUNT(*) FROM remote_checks q WHERE q.state = 'queued' AND q.id <= c.id) FROM remote_checks c ";
+
+RemoteCheck check_row(SQLite::Statement& s) {
     RemoteCheck c;
     c.id = s.getColumn(0).getInt64();
     c.student = s.getColumn(1).getString();
@@ -106,6 +107,22 @@ std::optional<RemoteCheck> Database::remote_check(std::int64_t id) const {
     c.finished_at = s.getColumn(6).getString();
     c.queue_position = c.state == "queued" ? s.getColumn(7).getInt() : 0;
     return c;
+}
+
+}  // namespace
+
+std::optional<RemoteCheck> Database::remote_check(std::int64_t id) const {
+    SQLite::Statement s(*db_, std::string(check_columns) + "WHERE id = ?");
+    s.bind(1, static_cast<std::int64_t>(id));
+    if (!s.executeStep()) return std::nullopt;
+    return check_row(s);
+}
+
+std::vector<RemoteCheck> Database::remote_checks() const {
+    SQLite::Statement s(*db_, std::string(check_columns) + "ORDER BY id DESC");
+    std::vector<RemoteCheck> out;
+    while (s.executeStep()) out.push_back(check_row(s));
+    return out;
 }
 
 void Database::requeue_running_checks() { db_->exec("UPDATE remote_checks SET state = 'queued' WHERE state = 'running'"); }

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 import urllib.request
@@ -159,6 +160,13 @@ def main():
                 break
             time.sleep(0.5)
         check("ben's check is graded and passes", state == "done" and body["result"]["passed"], json.dumps(body)[:2000])
+        listing = subprocess.run([workbook, "contest", "--db", os.path.join(out, "class.db"), "checks"],
+                                 capture_output=True, text=True, timeout=60).stdout
+        row = next((l for l in listing.splitlines() if l.split()[:1] == [str(ben_id)]), "")
+        check("contest checks lists ben's check for the instructor", row.split()[1:5] == ["ben", "02", "done", "passed"],
+              listing)
+        check("and every check of the session (ana's and ben's)", sum(1 for l in listing.splitlines()[1:] if l.strip()) >= 7,
+              listing)
         leftovers = os.listdir(os.path.join(out, "class.db.checks")) if os.path.isdir(os.path.join(out, "class.db.checks")) else []
         check("no check's files are left on the server", leftovers == [], str(leftovers))
     finally:
