@@ -2,6 +2,7 @@
 #include "contest/remote_check.hpp"
 
 #include "contest/http_json.hpp"
+#include "contest/judge.hpp"
 #include "contest/lab_routes.hpp"
 
 #include "workbook/errors.hpp"
@@ -13,6 +14,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 namespace workbook::contest {
@@ -143,6 +145,12 @@ void remote_check_loop(const fs::path& db_file, const RemoteCheckOptions& o, con
                 for (int i = 0; i < 5 && !stop; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 continue;
             }
+            // The device to itself: no contest judging times beside it, nor it beside one (the
+            // judges' shared lock); waited for without blocking, so that the server stays free to stop.
+            std::optional<JudgingLock> turn;
+            while (!stop && !(turn.emplace(db_file, JudgingLock::Kind::exclusive, JudgingLock::IfFree{}), turn->held()))
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            if (stop) break;  // the check goes back to the queue at the next start
             try {
                 const std::string result = grade_one_check(*check, o, o.jobs_dir / std::to_string(check->id));
                 db.finish_check(check->id, "done", result);

@@ -42,6 +42,8 @@ void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& 
                              const RemoteCheckOptions& options, const std::function<void(const std::string&)>& log);
 
 // Runs queued checks one at a time until `stop` (a thread of the server); `db_file` is opened here.
+// Each check holds the contest's judging lock exclusively (contest/judge.hpp: JudgingLock) while it
+// runs: speed verdicts and contest timings never share the device.
 void remote_check_loop(const std::filesystem::path& db_file, const RemoteCheckOptions& options,
                        const std::atomic<bool>& stop, const std::function<void(const std::string&)>& log);
 

@@ -11,6 +11,7 @@ instructor's token finds none of them, and nothing of them comes back; the refus
 offered, a file that is not the exercise's, an oversized upload, no token, another student's check,
 a second check too soon), the server still serving. Prints ok/FAIL lines; exit 1 on any failure.
 """
+import fcntl
 import json
 import os
 import re
@@ -144,6 +145,9 @@ def main():
         check("a file missing: 400, naming it", status == 400 and "vadd_host.cpp" in body.get("error", ""), str(body))
         status, body = post_check(port, tokens["ben"], [("exercise", b"02"), ("vadd.cl", b"x" * 300_000), ("vadd_host.cpp", host)])
         check("an oversized upload: 413", status == 413, str(body))
+        # A contest judging holds the device (its shared lock beside the database): the check waits.
+        judging = open(os.path.join(out, "class.db.judging.lock"), "a")
+        fcntl.flock(judging, fcntl.LOCK_SH)
         status, body = post_check(port, tokens["ben"], fields)
         check("ben's check is queued", status == 200 and body.get("id"), str(body))
         ben_id = body.get("id")
@@ -151,6 +155,11 @@ def main():
         check("a second check within the interval: 429", status == 429, str(body))
         status, body, _ = http(port, f"/api/check/{ben_id}", tokens["ana"])
         check("ana cannot read ben's check: 404", status == 404, str(body))
+        time.sleep(3)
+        status, body, _ = http(port, f"/api/check/{ben_id}", tokens["ben"])
+        check("while a judging holds the device, ben's check waits", body.get("state") in ("queued", "running"), str(body))
+        fcntl.flock(judging, fcntl.LOCK_UN)
+        judging.close()
         deadline = time.monotonic() + 120
         state = None
         while time.monotonic() < deadline:
