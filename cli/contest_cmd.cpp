@@ -520,6 +520,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
                 for (const auto& e : course.exercises)
                     if (!ex || &e == ex) {
                         so.remote.exercises[e.id] = e.edit;
+                        so.remote.dirs[e.id] = e.dir();
                         so.remote.time_limits[e.id] = e.time_limit_s;
                     }
             }

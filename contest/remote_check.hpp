@@ -28,6 +28,7 @@ namespace workbook::contest {
 
 struct RemoteCheckOptions {
     std::map<std::string, std::vector<std::string>> exercises;  // offered: id -> the files a student edits
+    std::map<std::string, std::string> dirs;                    // id -> its folder (e.g. 15_sgemm_wpt)
     std::map<std::string, int> time_limits;                     // id -> the exercise's limit, seconds
     std::string workbook;                                      // the `workbook` that grades (this one)
     std::string root, build;                                   // its course tree

@@ -66,7 +66,7 @@ def main():
     sandbox = shutil.which("bwrap") is not None
     race = shutil.which("oclgrind") is not None
     server.args = [a for a in server.args if a not in ("--no-race-check", "--no-sandbox")]
-    server.args += ["--remote-checks", "02", "03", "--remote-interval", "1"]
+    server.args += ["--remote-checks", "02", "03", "05", "--remote-interval", "1"]
     server.args += [] if sandbox else ["--no-sandbox"]
     server.args += [] if race else ["--no-race-check"]
     print(f"grading on the server: sandbox {'on' if sandbox else 'OFF (no bwrap)'}, race pass {'on' if race else 'off'}")
@@ -108,7 +108,7 @@ def main():
         check("remote passes count in the progress", text.count("done") >= 2, text)
         code, text, _ = student.run("check", "01", "--remote")
         check("an exercise the server does not offer: refused, naming those it does",
-              code == 2 and "02, 03" in text and "403" in text, text)
+              code == 2 and "02, 03, 05" in text and "403" in text, text)
 
         # A host file that looks for the server's secrets while its test runs.
         secrets = [os.path.join(out, "class.db"), os.path.join(out, "roster-tokens.csv"),
@@ -174,8 +174,21 @@ def main():
         row = next((l for l in listing.splitlines() if l.split()[:1] == [str(ben_id)]), "")
         check("contest checks lists ben's check for the instructor", row.split()[1:5] == ["ben", "02", "done", "passed"],
               listing)
-        check("and every check of the session: ana 5, ben 1", sum(1 for l in listing.splitlines()[1:] if l.strip()) == 6,
+        check("and every check of the session until then: ana 5, ben 1",
+              sum(1 for l in listing.splitlines()[1:] if l.strip()) == 6,
               listing)
+        # 05 edits mmul.cl, a name several exercises share: the server files it in 05's folder.
+        time.sleep(1.1)
+        status, body = post_check(port, tokens["ben"], [("exercise", b"05"), ("mmul.cl", open(
+            os.path.join(source, "solutions", "05_mmul_naive", "mmul.cl"), "rb").read())])
+        check("a check of 05 (mmul.cl) is queued", status == 200, str(body))
+        mm_id, deadline = body.get("id"), time.monotonic() + 180
+        while time.monotonic() < deadline:
+            body = http(port, f"/api/check/{mm_id}", tokens["ben"])[1]
+            if body.get("state") in ("done", "failed"):
+                break
+            time.sleep(0.5)
+        check("and passes", body.get("state") == "done" and body["result"]["passed"], json.dumps(body)[:1500])
         leftovers = os.listdir(os.path.join(out, "class.db.checks")) if os.path.isdir(os.path.join(out, "class.db.checks")) else []
         check("no check's files are left on the server", leftovers == [], str(leftovers))
     finally:
