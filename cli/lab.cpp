@@ -67,7 +67,7 @@ void start_sender(const Workspace& ws) {
 }
 
 void report(const Workspace& ws, const Exercise& ex, const CheckResult& r) {
-    if (!read_class(ws)) return;
+    if (const auto c = read_class(ws); !c || !c->lab) return;
     const auto now = std::chrono::system_clock::now();
     const long long now_unix = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
     const auto& p = ws.progress(ex);
@@ -109,6 +109,8 @@ std::optional<ClassInfo> read_class_file(const fs::path& file) {
         ClassInfo c{t["server"].value_or(std::string{}), t["token"].value_or(std::string{}),
                     t["student"].value_or(std::string{}), t["name"].value_or(std::string{}),
                     t["alias"].value_or(std::string{}), t["joined_at"].value_or(std::string{})};
+        c.lab = t["lab"].value_or(true);
+        c.remote = t["remote_checks"].value_or(std::string{});
         if (c.server.empty() || c.token.empty()) return std::nullopt;
         return c;
     } catch (const toml::parse_error&) {
@@ -138,20 +140,26 @@ int join_command(const Workspace& ws, const std::string& server, std::string tok
         throw Error("workbook join needs your token: --token TOKEN, or WORKBOOK_CONTEST_TOKEN, as your instructor gave it");
     ClassInfo c = lab_hello(server, token);
     c.joined_at = utc_now();
-    toml::table t{{"server", c.server}, {"token", c.token}, {"student", c.student},
-                  {"name", c.name},     {"alias", c.alias}, {"joined_at", c.joined_at}};
+    toml::table t{{"server", c.server}, {"token", c.token},         {"student", c.student},
+                  {"name", c.name},     {"alias", c.alias},         {"joined_at", c.joined_at},
+                  {"lab", c.lab},       {"remote_checks", c.remote}};
     std::ostringstream text;
     text << "# The class this workbook reports its checks to (`workbook leave` stops it). Keep it private:\n"
             "# the token is yours.\n"
          << t << "\n";
     fs::create_directories(ws.state_dir());
     write_private(class_file(ws), text.str());
-    fmt::print("Joined the class at {} as {}{}.\n"
-               "From now on each check tells the class's server: the exercise, pass or fail, the kind of the first "
-               "failure\n(build error, wrong values, race, too slow, timeout, crash), your time on the exercise and the "
-               "hints you used.\nNever your code. `workbook leave` stops it; `workbook progress` shows where it "
-               "reports.\n",
-               c.server, c.name.empty() ? c.student : c.name, c.alias.empty() ? "" : " (" + c.alias + ")");
+    const std::string who = c.name.empty() ? c.student : c.name;
+    fmt::print("Joined the class at {} as {}{}.\n", c.server, who, c.alias.empty() || c.alias == who ? "" : " (" + c.alias + ")");
+    if (c.lab)
+        fmt::print("From now on each check tells the class's server: the exercise, pass or fail, the kind of the first "
+                   "failure\n(build error, wrong values, race, too slow, timeout, crash), your time on the exercise "
+                   "and the hints you used.\nNever your code. `workbook leave` stops it; `workbook progress` shows "
+                   "where it reports.\n");
+    else
+        fmt::print("This server keeps no lab dashboard: your checks are not reported.\n");
+    if (!c.remote.empty())
+        fmt::print("It checks these exercises on its own device: {} (`workbook check NN --remote`).\n", c.remote);
     return exit_ok;
 }
 
@@ -176,6 +184,11 @@ std::string lab_status_line(const Workspace& ws) {
     if (!c)
         return "Checks are not reported to a class. (`workbook join URL` with your instructor's token: it sends pass "
                "or fail, the failure's kind, time and hints, never your code.)";
+    const std::string remote =
+        c->remote.empty() ? "" : fmt::format("\n  Remote checks ({}): `workbook check NN --remote`", c->remote);
+    if (!c->lab)
+        return fmt::format("Joined {} as {}: checks are not reported (it keeps no lab dashboard).{}", c->server,
+                           c->name.empty() ? c->student : c->name, remote);
     std::string line = fmt::format("Checks are reported to {} as {}", c->server, c->name.empty() ? c->student : c->name);
     const std::size_t n = waiting(ws).size();
     line += n == 0 ? ": all sent" : fmt::format(": {} waiting to be sent", n);
@@ -189,7 +202,7 @@ std::string lab_status_line(const Workspace& ws) {
     } catch (const toml::parse_error&) {
         // No sender has run yet.
     }
-    return line + ". (`workbook leave` stops it.)";
+    return line + ". (`workbook leave` stops it.)" + remote;
 }
 
 }  // namespace workbook::cli

@@ -22,6 +22,8 @@ struct ClassInfo {
     std::string server, token;
     std::string student, name, alias;  // as the server's roster knows the student
     std::string joined_at;
+    bool lab = true;     // the server keeps a lab dashboard: checks are reported
+    std::string remote;  // the exercises it checks remotely ("15 16 17"), "" for none
 };
 
 // Records a check's outcome in the progress file and, when joined, reports it. Never throws for

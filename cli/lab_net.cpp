@@ -73,8 +73,8 @@ ClassInfo lab_hello(const std::string& server, const std::string& token) {
                                 server, httplib::to_string(r.error())));
     if (r->status == 401) throw Error(fmt::format("{}: {}", server, server_error(*r)));
     if (r->status == 404)
-        throw Error(fmt::format("{} has no lab dashboard: your instructor starts it with `workbook contest serve "
-                                "--roster FILE --lab`",
+        throw Error(fmt::format("{} keeps no class (no lab dashboard, no remote checks): your instructor starts it "
+                                "with `workbook contest serve --roster FILE --lab` (or --remote-checks)",
                                 server));
     const auto j = nlohmann::json::parse(r->body, nullptr, false);
     if (r->status != 200 || !j.is_object() || !j.contains("student") || !j["student"].is_string())
@@ -83,7 +83,12 @@ ClassInfo lab_hello(const std::string& server, const std::string& token) {
     const auto str = [&](const char* key) {
         return j.contains(key) && j[key].is_string() ? sanitize(j[key].get<std::string>(), 100) : std::string();
     };
-    return {server, token, str("student"), str("name"), str("alias"), {}};
+    ClassInfo c{server, token, str("student"), str("name"), str("alias"), {}};
+    c.lab = j.contains("lab") && j["lab"].is_boolean() ? j["lab"].get<bool>() : true;
+    if (j.contains("remote_checks") && j["remote_checks"].is_array())
+        for (const auto& id : j["remote_checks"])
+            if (id.is_string()) c.remote += (c.remote.empty() ? "" : " ") + sanitize(id.get<std::string>(), 8);
+    return c;
 }
 
 int lab_send(const Workspace& ws) {

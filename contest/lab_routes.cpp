@@ -152,22 +152,22 @@ std::string lab_instructor_token(const std::filesystem::path& file) {
     return token;
 }
 
+void add_hello_route(httplib::Server& server, Database& db, std::mutex& db_mutex, bool lab,
+                     const std::vector<std::string>& remote) {
+    server.Get("/api/lab/hello", [&db, &db_mutex, lab, remote](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(db_mutex);
+        const auto st = student_of(req, db);
+        if (!st) return refuse_student(res);
+        send_json(res, {{"student", st->id}, {"name", st->name}, {"alias", st->alias}, {"lab", lab},
+                        {"remote_checks", remote}});
+    });
+}
+
 void add_lab_routes(httplib::Server& server, Database& db, std::mutex& db_mutex, const LabOptions& options,
                     const std::function<void(const std::string&)>& log) {
     std::vector<std::string> ids;
     for (const auto& [id, title] : options.exercises) ids.push_back(id);
     auto buckets = std::make_shared<std::map<std::string, Bucket>>();  // by student, under db_mutex
-
-    server.Get("/api/lab/hello", [&db, &db_mutex, options](const httplib::Request& req, httplib::Response& res) {
-        std::lock_guard lock(db_mutex);
-        const auto st = student_of(req, db);
-        if (!st) return refuse_student(res);
-        send_json(res, {{"student", st->id},
-                        {"name", st->name},
-                        {"alias", st->alias},
-                        {"exercises", options.exercises.size()},
-                        {"stuck_minutes", options.stuck_after_s / 60.0}});
-    });
 
     server.Post("/api/lab/check", [&db, &db_mutex, ids, buckets, log](const httplib::Request& req,
                                                                        httplib::Response& res) {

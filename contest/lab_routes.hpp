@@ -1,6 +1,8 @@
 // The lab dashboard's routes on the contest server (`contest serve --lab`, with a roster):
 //
-//   GET  /api/lab/hello   a student's token -> who they are on the roster (`workbook join` asks)
+//   GET  /api/lab/hello   a student's token -> who they are on the roster, whether the lab is on and
+//                          which exercises are checked remotely (`workbook join` asks; served with
+//                          --lab or --remote-checks)
 //   POST /api/lab/check   a student's token; one check (contest/lab.hpp), at most 4 KB -> 204
 //                          (400 a body outside the vocabulary, 401 a bad token, 413, 429 a flood)
 //   GET  /api/lab         the instructor's token -> the students x exercises grid, with names
@@ -37,6 +39,10 @@ void refuse_student(httplib::Response& res);
 // The instructor's token, kept in `file` (created with mode 0600 at the first start, the same
 // on every start after). Error for a file that is a link, not ours or readable by others.
 std::string lab_instructor_token(const std::filesystem::path& file);
+
+// /api/lab/hello: `lab` whether reports are taken, `remote` the exercises checked remotely.
+void add_hello_route(httplib::Server& server, Database& db, std::mutex& db_mutex, bool lab,
+                     const std::vector<std::string>& remote);
 
 // `db` is shared with the other handlers under `db_mutex`.
 void add_lab_routes(httplib::Server& server, Database& db, std::mutex& db_mutex, const LabOptions& options,

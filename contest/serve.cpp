@@ -514,6 +514,11 @@ int serve(const ServeOptions& options) {
         remote.sandbox = options.judge_options.sandbox;
         add_remote_check_routes(server, web_db, web_db_mutex, remote, log_line);
     }
+    if (options.lab || !remote.exercises.empty()) {
+        std::vector<std::string> offered;
+        for (const auto& [id, files] : remote.exercises) offered.push_back(id);
+        add_hello_route(server, web_db, web_db_mutex, options.lab, offered);
+    }
     if (zoo.has_slurm()) add_job_routes(server, web_db, web_db_mutex, zoo, options.judge_options, log_line);
 
     server.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {

@@ -65,7 +65,8 @@ def main():
     server, student, port = a_class(workbook, wb, out, "ana,Ana Lee\nben,Ben Okafor\n")
     sandbox = shutil.which("bwrap") is not None
     race = shutil.which("oclgrind") is not None
-    server.args = [a for a in server.args if a not in ("--no-race-check", "--no-sandbox")]
+    # No lab dashboard here (cli.lab has one): joining is for the remote checks alone.
+    server.args = server.args[:server.args.index("--lab")] + ["--port", str(port)]
     server.args += ["--remote-checks", "02", "03", "05", "--remote-interval", "1"]
     server.args += [] if sandbox else ["--no-sandbox"]
     server.args += [] if race else ["--no-race-check"]
@@ -80,7 +81,9 @@ def main():
         student.fresh()
         code, text, _ = student.run("check", "02", "--remote")
         check("before joining, --remote says to join first", code == 2 and "workbook join" in text, text)
-        student.run("join", f"http://127.0.0.1:{port}", "--token", tokens["ana"])
+        code, text, _ = student.run("join", f"http://127.0.0.1:{port}", "--token", tokens["ana"])
+        check("join says the server keeps no lab and which exercises it checks",
+              code == 0 and "not reported" in text and "02 03 05" in text, text)
 
         code, local, _ = student.run("check", "02")
         code_r, remote, _ = student.run("check", "02", "--remote")
@@ -104,6 +107,10 @@ def main():
         code, text, _ = student.run("watch", "--remote")
         check("watch --remote (no terminal: one check) checks the current exercise on the server",
               code == 0 and "PASS 03" in text and "remote check on" in text, text)
+        code, text, _ = student.run("progress")
+        check("progress says checks are not reported, and names the remote ones",
+              "not reported" in text and "Remote checks (02 03 05)" in text, text)
+        check("and no report waits to be sent", student.outbox() == [], str(student.outbox()))
         code, text, _ = student.run("list")
         check("remote passes count in the progress", text.count("done") >= 2, text)
         code, text, _ = student.run("check", "01", "--remote")

@@ -15,6 +15,6 @@ for f in "$build"/bin/workbook "$build"/bin/kernel-prebuild "$build"/bin/test-1[
 done
 cp "$build/CMakeCache.txt" "$stage/"
 echo '[]' > "$stage/compile_commands.json"  # no host code in these rungs: no recipe to read
-for lib in $(ldd "$build/bin/workbook" | awk '/httplib|brotli|utf8proc|sqlite3|fmt/ {print $3}'); do cp -L "$lib" "$stage/lib/"; done
+for lib in $(ldd "$build/bin/workbook" | awk '/httplib|brotli|utf8proc|sqlite3|fmt|libssl|libcrypto/ {print $3}'); do cp -L "$lib" "$stage/lib/"; done
 tar -C "$root/build-gpu" -cf - remote | xz -T2 -6 > "$root/build-gpu/remote.tar.xz"
 ls -la "$root/build-gpu/remote.tar.xz"; du -sh "$stage"
