@@ -138,13 +138,37 @@ int lab_send(const Workspace& ws) {
 
 namespace {
 
-// The failures a remote check's output names: each failed check's logged message.
+// The failures a remote check's output names: each failed check's logged message, its lines up to
+// the blank line doctest ends it with (a speed table is several lines).
 std::vector<std::string> logged_messages(const std::string& output) {
     std::vector<std::string> out;
     std::istringstream in(output);
-    for (std::string line; std::getline(in, line);)
-        if (const auto at = line.find("logged: "); at != std::string::npos) out.push_back(clipped(line.substr(at + 8), 2000));
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        if (const auto at = line.find("logged: "); at != std::string::npos) {
+            out.push_back(clipped(line.substr(at + 8), 2000));
+            inside = true;
+        } else if (inside && !trim(line).empty() && out.back().size() < 16 * 1024) {
+            out.back() += "\n" + clipped(line, 2000);
+        } else {
+            inside = false;
+        }
+    }
     return out;
+}
+
+// What a passing test printed besides doctest's and the harness's own lines: a speed rung's table
+// and verdict.
+std::string printed_by_test(const std::string& output) {
+    std::string out;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("Device: ", 0) == 0 || line.rfind("Random seed", 0) == 0 || line.rfind("[doctest]", 0) == 0 ||
+            line.rfind("=====", 0) == 0 || line.find(" graded from ") != std::string::npos)
+            continue;
+        if (out.size() < 16 * 1024) out += clipped(line, 2000) + "\n";
+    }
+    return trim(out);
 }
 
 // The grader's status in the checker's terms.
@@ -210,6 +234,7 @@ CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::f
     const std::string device = sanitize(result.is_object() ? result.value("device", "") : "", 200);
     stage_from(status, r);
     r.problems = logged_messages(output);
+    if (r.passed()) r.speed = printed_by_test(output);
     if (r.problems.empty() && !r.passed()) r.problems.push_back(fmt::format("the server's grader says: {}", sanitize(status, 100)));
     r.log = sanitize(output, 256 * 1024);
     r.race_note = fmt::format("remote check on {} ({}), {:.1f} s round trip", device.empty() ? "the server's device" : device,
