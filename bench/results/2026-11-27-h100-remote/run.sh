@@ -38,3 +38,8 @@ timeout 60 env LD_LIBRARY_PATH=$build/lib "$build/bin/workbook" --root /tmp/stud
 echo "exit $? after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$OUT/check-15-starter.txt"
 wb "$root" contest --db class.db checks > "$OUT/checks.txt" 2>&1
 kill $server; wait $server
+# Where a check's time goes: the same grade the server runs, by hand, with its phase table.
+rm -rf /tmp/g19 && mkdir -p /tmp/g19/subs/ana/19_sgemm_prefetch && cp "$root/solutions/19_sgemm_prefetch/mmul.cl" /tmp/g19/subs/ana/19_sgemm_prefetch/
+timeout 120 env LD_LIBRARY_PATH=$build/lib "$build/bin/workbook" --root "$root" --build-dir "$build" grade /tmp/g19/subs \
+    --out /tmp/g19/out --only 19 --no-sandbox --no-race-check > "$OUT/grade-19-phases.txt" 2>&1
+echo "exit $?" >> "$OUT/grade-19-phases.txt"
