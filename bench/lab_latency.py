@@ -28,7 +28,7 @@ def main():
     student.fresh()
     if not server.start():
         sys.exit("the server did not start: " + open(server.log).read())
-    token = open(os.path.join(out, "roster-tokens.csv")).read().splitlines()[1].split(",")[2]
+    token = server.tokens()["ana"]
     class_toml = os.path.join(scratch, ".workbook", "class.toml")
     student.run("check", "02")  # builds the starter once
     student.run("join", f"http://127.0.0.1:{port}", "--token", token)

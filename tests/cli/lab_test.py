@@ -96,6 +96,11 @@ class Server:
                 time.sleep(0.1)
         return False
 
+    def tokens(self):
+        """The roster's tokens the first start issued, by student id."""
+        lines = open(os.path.join(os.path.dirname(self.log), "roster-tokens.csv")).read().splitlines()[1:]
+        return {line.split(",")[0]: line.split(",")[2] for line in lines}
+
     def stop(self):
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
@@ -215,10 +220,7 @@ def main():
     try:
         if not check("the lab server starts", server.start(), open(server.log).read()):
             return 1
-        tokens = {}
-        for line in open(os.path.join(out, "roster-tokens.csv")).read().splitlines()[1:]:
-            sid, _, tok = line.split(",")
-            tokens[sid] = tok
+        tokens = server.tokens()
         instructor = open(os.path.join(out, "class.db.instructor-token")).read().strip()
         check("the instructor's token file is private", os.stat(os.path.join(out, "class.db.instructor-token")).st_mode & 0o077 == 0)
 

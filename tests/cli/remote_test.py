@@ -74,10 +74,7 @@ def main():
     try:
         if not check("the server starts with remote checks", server.start(), open(server.log).read()):
             return 1
-        tokens = {}
-        for line in open(os.path.join(out, "roster-tokens.csv")).read().splitlines()[1:]:
-            sid, _, tok = line.split(",")
-            tokens[sid] = tok
+        tokens = server.tokens()
         student.fresh()
         code, text, _ = student.run("check", "02", "--remote")
         check("before joining, --remote says to join first", code == 2 and "workbook join" in text, text)
