@@ -58,7 +58,7 @@ struct RemoteCheck {
     std::string state;   // queued, running, done, failed
     std::string result;  // JSON text once done
     std::string submitted_at, finished_at;
-    int queue_position = 0;  // while queued: 1 is next
+    int queue_position = 0;  // while queued: 1 is next (in claim_check's order)
 };
 
 class Database {
@@ -183,7 +183,9 @@ public:
     std::int64_t queue_check(const std::string& student, const std::string& exercise,
                              const std::vector<std::pair<std::string, std::string>>& files, int min_interval_s,
                              int max_queued);
-    std::optional<RemoteCheck> claim_check();  // the oldest queued one, with its files, now running
+    // The next queued one, with its files, now running: the oldest of the student with the fewest
+    // checks taken in the last 15 minutes (so a student's long checks delay chiefly their own).
+    std::optional<RemoteCheck> claim_check();
     // Done (or failed) with its result; its files are deleted.
     void finish_check(std::int64_t id, const std::string& state, const std::string& result);
     std::optional<RemoteCheck> remote_check(std::int64_t id) const;  // without its files

@@ -7,6 +7,18 @@
 
 namespace workbook::contest {
 
+namespace {
+
+// The queue in the order checks are taken: the student with the fewest checks taken in the last
+// 15 minutes first, then the oldest. So a student whose checks run long (to the time limit, say)
+// waits behind those who had fewer, rather than holding the device for everyone.
+constexpr const char* fair_queue =
+    "WITH q AS (SELECT c.id, (SELECT COUNT(*) FROM remote_checks d WHERE d.student_id = c.student_id AND "
+    "d.state <> 'queued' AND d.submitted_at > strftime('%Y-%m-%dT%H:%M:%S','now','-15 minutes')) AS recent "
+    "FROM remote_checks c WHERE c.state = 'queued') ";
+
+}  // namespace
+
 void Database::create_check_schema() {
     db_->exec(R"(
         CREATE TABLE IF NOT EXISTS remote_checks (
@@ -54,8 +66,9 @@ std::int64_t Database::queue_check(const std::string& student, const std::string
 
 std::optional<RemoteCheck> Database::claim_check() {
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement s(*db_, "SELECT id, student_id, exercise, submitted_at FROM remote_checks WHERE state = 'queued' "
-                              "ORDER BY id LIMIT 1");
+    SQLite::Statement s(*db_, std::string(fair_queue) +
+                                  "SELECT c.id, c.student_id, c.exercise, c.submitted_at FROM q JOIN remote_checks c "
+                                  "ON c.id = q.id ORDER BY q.recent, q.id LIMIT 1");
     if (!s.executeStep()) return std::nullopt;
     RemoteCheck c;
     c.id = s.getColumn(0).getInt64();
@@ -93,8 +106,16 @@ void Database::finish_check(std::int64_t id, const std::string& state, const std
 namespace {
 
 constexpr const char* check_columns =
-    "SELECT id, student_id, exercise, state, result, submitted_at, finished_at, "
-    "(SELECT COUNT(*) FROM remote_checks q WHERE q.state = 'queued' AND q.id <= c.id) FROM remote_checks c ";
+    "SELECT id, student_id, exercise, state, result, submitted_at, finished_at FROM remote_checks c ";
+
+// A queued check's place in the fair order (1: next).
+int queue_place(SQLite::Database& db, std::int64_t id) {
+    SQLite::Statement s(db, std::string(fair_queue) +
+                                "SELECT COUNT(*) FROM q, (SELECT recent AS r0 FROM q WHERE id = ?1) "
+                                "WHERE q.recent < r0 OR (q.recent = r0 AND q.id <= ?1)");
+    s.bind(1, static_cast<std::int64_t>(id));
+    return s.executeStep() ? s.getColumn(0).getInt() : 0;
+}
 
 RemoteCheck check_row(SQLite::Statement& s) {
     RemoteCheck c;
@@ -105,7 +126,6 @@ RemoteCheck check_row(SQLite::Statement& s) {
     c.result = s.getColumn(4).getString();
     c.submitted_at = s.getColumn(5).getString();
     c.finished_at = s.getColumn(6).getString();
-    c.queue_position = c.state == "queued" ? s.getColumn(7).getInt() : 0;
     return c;
 }
 
@@ -115,13 +135,18 @@ std::optional<RemoteCheck> Database::remote_check(std::int64_t id) const {
     SQLite::Statement s(*db_, std::string(check_columns) + "WHERE id = ?");
     s.bind(1, static_cast<std::int64_t>(id));
     if (!s.executeStep()) return std::nullopt;
-    return check_row(s);
+    RemoteCheck c = check_row(s);
+    if (c.state == "queued") c.queue_position = queue_place(*db_, c.id);
+    return c;
 }
 
 std::vector<RemoteCheck> Database::remote_checks() const {
     SQLite::Statement s(*db_, std::string(check_columns) + "ORDER BY id DESC");
     std::vector<RemoteCheck> out;
-    while (s.executeStep()) out.push_back(check_row(s));
+    while (s.executeStep()) {
+        out.push_back(check_row(s));
+        if (out.back().state == "queued") out.back().queue_position = queue_place(*db_, out.back().id);
+    }
     return out;
 }
 
