@@ -27,19 +27,6 @@ namespace {
 // A student offline all day keeps at most this many reports; the oldest go first.
 constexpr std::size_t max_waiting = 500;
 
-std::string utc_now() {
-    return fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
-}
-
-std::vector<fs::path> waiting(const Workspace& ws) {
-    std::vector<fs::path> files;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(outbox_dir(ws), ec))
-        if (e.path().extension() == ".json" && e.path().filename().string()[0] != '.') files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 // The sender, detached (its own session, reparented to init): the check returns at once, and
 // neither its exit nor a Ctrl-C in the student's terminal stops a delivery half-way.
 void start_sender(const Workspace& ws) {
@@ -79,12 +66,25 @@ void report(const Workspace& ws, const Exercise& ex, const CheckResult& r) {
     fs::create_directories(outbox_dir(ws));
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
     write_private(outbox_dir(ws) / fmt::format("{:015d}-{}.json", ms, ::getpid()), body);
-    auto files = waiting(ws);
+    auto files = waiting_reports(ws);
     for (std::size_t i = 0; i + max_waiting < files.size(); ++i) fs::remove(files[i]);
     start_sender(ws);
 }
 
 }  // namespace
+
+std::string utc_now() {
+    return fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+}
+
+std::vector<fs::path> waiting_reports(const Workspace& ws) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(outbox_dir(ws), ec))
+        if (e.path().extension() == ".json" && e.path().filename().string()[0] != '.') files.push_back(e.path());
+    std::sort(files.begin(), files.end());  // named by time: oldest first
+    return files;
+}
 
 fs::path class_file(const Workspace& ws) { return ws.state_dir() / "class.toml"; }
 fs::path outbox_dir(const Workspace& ws) { return ws.state_dir() / "lab-outbox"; }
@@ -108,9 +108,8 @@ std::optional<ClassInfo> read_class_file(const fs::path& file) {
         const auto t = toml::parse_file(file.string());
         ClassInfo c{t["server"].value_or(std::string{}), t["token"].value_or(std::string{}),
                     t["student"].value_or(std::string{}), t["name"].value_or(std::string{}),
-                    t["alias"].value_or(std::string{}), t["joined_at"].value_or(std::string{})};
-        c.lab = t["lab"].value_or(true);
-        c.remote = t["remote_checks"].value_or(std::string{});
+                    t["alias"].value_or(std::string{}), t["joined_at"].value_or(std::string{}),
+                    t["lab"].value_or(true), t["remote_checks"].value_or(std::string{})};
         if (c.server.empty() || c.token.empty()) return std::nullopt;
         return c;
     } catch (const toml::parse_error&) {
@@ -165,7 +164,7 @@ int join_command(const Workspace& ws, const std::string& server, std::string tok
 
 int leave_command(const Workspace& ws) {
     const auto c = read_class(ws);
-    const std::size_t dropped = waiting(ws).size();
+    const std::size_t dropped = waiting_reports(ws).size();
     std::error_code ec;
     fs::remove(class_file(ws), ec);
     fs::remove_all(outbox_dir(ws), ec);
@@ -190,7 +189,7 @@ std::string lab_status_line(const Workspace& ws) {
         return fmt::format("Joined {} as {}: checks are not reported (it keeps no lab dashboard).{}", c->server,
                            c->name.empty() ? c->student : c->name, remote);
     std::string line = fmt::format("Checks are reported to {} as {}", c->server, c->name.empty() ? c->student : c->name);
-    const std::size_t n = waiting(ws).size();
+    const std::size_t n = waiting_reports(ws).size();
     line += n == 0 ? ": all sent" : fmt::format(": {} waiting to be sent", n);
     try {
         const auto s = toml::parse_file(lab_status_file(ws).string());

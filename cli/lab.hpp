@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace workbook::cli {
 
@@ -54,5 +55,7 @@ std::optional<ClassInfo> read_class(const Workspace& ws);  // nothing when not j
 std::optional<ClassInfo> read_class_file(const fs::path& file);
 // Writes `text` to `file` with mode 0600 (a temporary file, then rename).
 void write_private(const fs::path& file, const std::string& text);
+std::vector<fs::path> waiting_reports(const Workspace& ws);  // the outbox's reports, oldest first
+std::string utc_now();                                       // "2026-11-27T09:00:00"
 
 }  // namespace workbook::cli

@@ -42,10 +42,6 @@ std::string server_error(const httplib::Response& r) {
                                                                           : fmt::format("HTTP {}", r.status);
 }
 
-std::string utc_now() {
-    return fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
-}
-
 // What the last delivery did, for `workbook progress`.
 void note(const Workspace& ws, const std::string& sent_at, const std::string& error) {
     toml::table old;
@@ -83,8 +79,8 @@ ClassInfo lab_hello(const std::string& server, const std::string& token) {
     const auto str = [&](const char* key) {
         return j.contains(key) && j[key].is_string() ? sanitize(j[key].get<std::string>(), 100) : std::string();
     };
-    ClassInfo c{server, token, str("student"), str("name"), str("alias"), {}};
-    c.lab = j.contains("lab") && j["lab"].is_boolean() ? j["lab"].get<bool>() : true;
+    ClassInfo c{server, token, str("student"), str("name"), str("alias"), {},
+                j.contains("lab") && j["lab"].is_boolean() ? j["lab"].get<bool>() : true, {}};
     if (j.contains("remote_checks") && j["remote_checks"].is_array())
         for (const auto& id : j["remote_checks"])
             if (id.is_string()) c.remote += (c.remote.empty() ? "" : " ") + sanitize(id.get<std::string>(), 8);
@@ -101,11 +97,8 @@ int lab_send(const Workspace& ws) {
     auto client = client_for(c->server, c->token, 10);
     int failures = 0;
     for (;;) {
-        std::vector<fs::path> files;
+        const auto files = waiting_reports(ws);
         std::error_code ec;
-        for (const auto& e : fs::directory_iterator(outbox_dir(ws), ec))
-            if (e.path().extension() == ".json" && e.path().filename().string()[0] != '.') files.push_back(e.path());
-        std::sort(files.begin(), files.end());
         if (files.empty()) return exit_ok;
         const std::string body = read_file_or_empty(files.front());
         const auto r = client.Post("/api/lab/check", body, "application/json");
