@@ -223,13 +223,15 @@ CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::f
     const auto& result = j["result"];
     CheckResult r;
     const std::string status = result.is_object() ? result.value("status", "not graded") : "not graded";
-    const std::string output = result.is_object() ? result.value("output", "") : "";
+    // Made safe once where it enters (what a test prints can hold escape sequences): the messages,
+    // the speed table and the log below are all cut from it.
+    const std::string output = sanitize(result.is_object() ? result.value("output", "") : "", 256 * 1024);
     const std::string device = sanitize(result.is_object() ? result.value("device", "") : "", 200);
     stage_from(status, r);
     r.problems = logged_messages(output);
     if (r.passed()) r.speed = printed_by_test(output);
     if (r.problems.empty() && !r.passed()) r.problems.push_back(fmt::format("the server's grader says: {}", sanitize(status, 100)));
-    r.log = sanitize(output, 256 * 1024);
+    r.log = output;
     r.race_note = fmt::format("remote check on {} ({}), {:.1f} s round trip", device.empty() ? "the server's device" : device,
                               c->server, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return r;
