@@ -42,6 +42,7 @@ struct ContestArgs {
     std::int64_t retry_id = 0;
     std::string retry_device, devices, merge_file, merge_board, merge_from;
     contest::JudgeJobOptions job;
+    contest::CheckJobOptions check_job;
     int reference_n = 1024;  // the size the judge ranks at: the reference's parameters are chosen for it
     contest::JudgeOptions judge;
     contest::RunOneOptions run_one;
@@ -256,6 +257,13 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
     judge_job->add_option("--platform", a->job.platform);
     judge_job->add_option("--device", a->job.device);
     judge_job->add_option("--device-type", a->job.device_type);
+    auto* check_job = contest->add_subcommand("check-job", "(internal) a zoo's Slurm job: grade one remote check here");
+    check_job->group("");
+    check_job->add_option("--server", a->check_job.server)->required();
+    check_job->add_option("--token-file", a->check_job.token_file)->required();
+    check_job->add_option("--platform", a->check_job.platform);
+    check_job->add_option("--device", a->check_job.device);
+    check_job->add_option("--device-type", a->check_job.device_type);
     serve->add_option("--host", a->host, "address to listen on")->capture_default_str();
     serve->add_option("--port", a->port, "port")->capture_default_str();
     auto* roster = serve->add_option("--roster", a->roster,
@@ -323,6 +331,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
         }
 #ifdef WORKBOOK_CONTEST_SERVE
         if (*judge_job) return contest::judge_job(a->job);
+        if (*check_job) return contest::check_job(a->check_job);
         if (!a->server.empty()) {
             std::string token = a->token;
             if (token.empty())  // the class this workbook joined, when it is this server
@@ -455,10 +464,15 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
                     return r.is_object() && r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string();
                 };
                 const double seconds = r.is_object() && r.contains("seconds") && r["seconds"].is_number() ? r["seconds"].get<double>() : 0;
+                const std::string board = c.device.empty() ? "" : "\"" + c.device + "\" ";
+                const std::string detail =
+                    c.state == "done"      ? fmt::format("{}{}, {:.1f} s", board, field("device").substr(0, 60), seconds)
+                    : c.state == "failed"  ? board + contest::one_line(field("output")).substr(0, 160)
+                    : !c.job_id.empty()    ? board + "Slurm job " + c.job_id
+                                           : board;
                 fmt::print("{:>5}  {:<16} {:<3} {:<8} {:<12} {:<19}  {}\n", c.id, c.student.substr(0, 16), c.exercise,
                            c.state == "queued" ? fmt::format("queued {}", c.queue_position) : c.state,
-                           field("status").substr(0, 12), c.submitted_at,
-                           c.state == "done" ? fmt::format("{}, {:.1f} s", field("device").substr(0, 60), seconds) : "");
+                           field("status").substr(0, 12), c.submitted_at, detail);
             }
             return exit_ok;
         }

@@ -34,7 +34,8 @@ ClassInfo lab_hello(const std::string&, const std::string&) {
 
 int lab_send(const Workspace&) { return exit_ok; }
 
-CheckResult check_remotely(const Workspace&, const Exercise&, const std::function<void(const std::string&)>&) {
+CheckResult check_remotely(const Workspace&, const Exercise&, const std::function<void(const std::string&)>&,
+                           const std::string&) {
     lab_hello("", "");  // throws: says what to install
     return {};
 }

@@ -109,7 +109,8 @@ std::optional<ClassInfo> read_class_file(const fs::path& file) {
         ClassInfo c{t["server"].value_or(std::string{}), t["token"].value_or(std::string{}),
                     t["student"].value_or(std::string{}), t["name"].value_or(std::string{}),
                     t["alias"].value_or(std::string{}), t["joined_at"].value_or(std::string{}),
-                    t["lab"].value_or(true), t["remote_checks"].value_or(std::string{})};
+                    t["lab"].value_or(true), t["remote_checks"].value_or(std::string{}),
+                    t["remote_devices"].value_or(std::string{})};
         if (c.server.empty() || c.token.empty()) return std::nullopt;
         return c;
     } catch (const toml::parse_error&) {
@@ -141,7 +142,7 @@ int join_command(const Workspace& ws, const std::string& server, std::string tok
     c.joined_at = utc_now();
     toml::table t{{"server", c.server}, {"token", c.token},         {"student", c.student},
                   {"name", c.name},     {"alias", c.alias},         {"joined_at", c.joined_at},
-                  {"lab", c.lab},       {"remote_checks", c.remote}};
+                  {"lab", c.lab},       {"remote_checks", c.remote}, {"remote_devices", c.devices}};
     std::ostringstream text;
     text << "# The class this workbook reports its checks to (`workbook leave` stops it). Keep it private:\n"
             "# the token is yours.\n"
@@ -157,8 +158,12 @@ int join_command(const Workspace& ws, const std::string& server, std::string tok
                    "where it reports.\n");
     else
         fmt::print("This server keeps no lab dashboard: your checks are not reported.\n");
-    if (!c.remote.empty())
+    if (!c.remote.empty() && c.devices.empty())
         fmt::print("It checks these exercises on its own device: {} (`workbook check NN --remote`).\n", c.remote);
+    else if (!c.remote.empty())
+        fmt::print("It checks these exercises remotely: {} (`workbook check NN --remote`), on these devices: {}\n"
+                   "(the first by default; `--on NAME` chooses).\n",
+                   c.remote, c.devices);
     return exit_ok;
 }
 
@@ -184,7 +189,9 @@ std::string lab_status_line(const Workspace& ws) {
         return "Checks are not reported to a class. (`workbook join URL` with your instructor's token: it sends pass "
                "or fail, the failure's kind, time and hints, never your code.)";
     const std::string remote =
-        c->remote.empty() ? "" : fmt::format("\n  Remote checks ({}): `workbook check NN --remote`", c->remote);
+        c->remote.empty() ? ""
+                          : fmt::format("\n  Remote checks ({}): `workbook check NN --remote`{}", c->remote,
+                                        c->devices.empty() ? "" : " [--on NAME], on " + c->devices);
     if (!c->lab)
         return fmt::format("Joined {} as {}: checks are not reported (it keeps no lab dashboard).{}", c->server,
                            c->name.empty() ? c->student : c->name, remote);

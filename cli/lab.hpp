@@ -25,6 +25,7 @@ struct ClassInfo {
     std::string joined_at;
     bool lab = true;     // the server keeps a lab dashboard: checks are reported
     std::string remote;  // the exercises it checks remotely ("15 16 17"), "" for none
+    std::string devices;  // the devices a remote check may name (`--on`), as shown: "\"A\", \"B\""; "": its own
 };
 
 // Records a check's outcome in the progress file and, when joined, reports it. Never throws for
@@ -44,8 +45,9 @@ int lab_send(const Workspace& ws);
 // `workbook check EX --remote` (and watch mode's): the exercise's edit files to the joined class's
 // server, graded there on its device (contest/remote_check.hpp) and waited for, `step` told of the
 // queue place. The result as a local check's; Error when the server cannot be reached or refuses.
+// `device`: one of the server's devices (`--on`); "" its default.
 CheckResult check_remotely(const Workspace& ws, const Exercise& ex,
-                           const std::function<void(const std::string&)>& step = {});
+                           const std::function<void(const std::string&)>& step = {}, const std::string& device = "");
 
 // Shared by lab.cpp and lab_net.cpp: the files under .workbook/.
 fs::path class_file(const Workspace& ws);

@@ -80,10 +80,14 @@ ClassInfo lab_hello(const std::string& server, const std::string& token) {
         return j.contains(key) && j[key].is_string() ? sanitize(j[key].get<std::string>(), 100) : std::string();
     };
     ClassInfo c{server, token, str("student"), str("name"), str("alias"), {},
-                j.contains("lab") && j["lab"].is_boolean() ? j["lab"].get<bool>() : true, {}};
+                j.contains("lab") && j["lab"].is_boolean() ? j["lab"].get<bool>() : true, {}, {}};
     if (j.contains("remote_checks") && j["remote_checks"].is_array())
         for (const auto& id : j["remote_checks"])
             if (id.is_string()) c.remote += (c.remote.empty() ? "" : " ") + sanitize(id.get<std::string>(), 8);
+    if (j.contains("remote_devices") && j["remote_devices"].is_array())
+        for (const auto& d : j["remote_devices"])
+            if (d.is_string())
+                c.devices += (c.devices.empty() ? "\"" : ", \"") + sanitize(d.get<std::string>(), 40) + "\"";
     return c;
 }
 
@@ -180,12 +184,14 @@ void stage_from(const std::string& status, CheckResult& r) {
 
 }  // namespace
 
-CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::function<void(const std::string&)>& step) {
+CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::function<void(const std::string&)>& step,
+                           const std::string& device) {
     const auto c = read_class(ws);
     if (!c)
         throw Error("a remote check goes to your class's server: `workbook join URL --token TOKEN` first (your "
                     "instructor gives both)");
     httplib::MultipartFormDataItems form{{"exercise", ex.id, "", ""}};
+    if (!device.empty()) form.push_back({"device", device, "", ""});
     for (const auto& f : ex.edit) {
         const fs::path file = ws.exercise_dir(ex) / f;
         if (!fs::exists(file)) throw Error(fmt::format("{} is missing: `workbook reset {}` restores the starter", file.string(), ex.id));
@@ -214,8 +220,11 @@ CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::f
             throw Error(fmt::format("{} answered HTTP {} about check {}: {}", c->server, r->status, id, server_error(*r)));
         const std::string state = j.value("state", "");
         if (state == "done" || state == "failed") break;
-        const std::string now = state == "queued" ? fmt::format("queued, place {}", j.value("queue_position", 0))
-                                                  : "running on the server";
+        const std::string on = j.contains("device") && j["device"].is_string() && !j["device"].get<std::string>().empty()
+                                   ? " on " + sanitize(j["device"].get<std::string>(), 40)
+                                   : " on the server";
+        const std::string now = state == "queued" ? fmt::format("queued{}, place {}", on, j.value("queue_position", 0))
+                                                  : "running" + on;
         if (now != last) say(now);
         last = now;
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -226,14 +235,17 @@ CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::f
     // Made safe once where it enters (what a test prints can hold escape sequences): the messages,
     // the speed table and the log below are all cut from it.
     const std::string output = sanitize(result.is_object() ? result.value("output", "") : "", 256 * 1024);
-    const std::string device = sanitize(result.is_object() ? result.value("device", "") : "", 200);
+    const std::string hardware = sanitize(result.is_object() ? result.value("device", "") : "", 200);
+    const std::string board = j.contains("device") && j["device"].is_string() ? sanitize(j["device"].get<std::string>(), 40) : "";
+    const std::string where = board.empty() ? (hardware.empty() ? "the server's device" : hardware)
+                                            : hardware.empty() || hardware == board ? "\"" + board + "\""
+                                                                                     : "\"" + board + "\": " + hardware;
     stage_from(status, r);
     r.problems = logged_messages(output);
     if (r.passed()) r.speed = printed_by_test(output);
     if (r.problems.empty() && !r.passed()) r.problems.push_back(fmt::format("the server's grader says: {}", sanitize(status, 100)));
     r.log = output;
-    r.race_note = fmt::format("remote check on {} ({}), {:.1f} s round trip", device.empty() ? "the server's device" : device,
-                              c->server, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    r.race_note = fmt::format("remote check on {} ({}), {:.1f} s round trip", where, c->server, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return r;
 }
 

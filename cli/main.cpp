@@ -46,7 +46,7 @@ fs::path back_up(const cli::Workspace& ws, const workbook::Exercise& ex) {
 }
 
 int check_command(cli::Workspace& ws, const cli::Style& style, const std::vector<std::string>& which, bool all,
-                  bool verbose, bool remote) {
+                  bool verbose, bool remote, const std::string& on) {
     std::vector<const workbook::Exercise*> list;
     if (all)
         for (const auto& ex : ws.course().exercises) list.push_back(&ex);
@@ -57,7 +57,7 @@ int check_command(cli::Workspace& ws, const cli::Style& style, const std::vector
         const auto& ex = *list[i];
         if (list.size() > 1) fmt::print("[{}/{}] ", i + 1, list.size());
         const auto start = std::chrono::steady_clock::now();
-        const auto r = remote ? cli::check_remotely(ws, ex, [](const std::string& s) { fmt::print("  {}...\n", s); })
+        const auto r = remote ? cli::check_remotely(ws, ex, [](const std::string& s) { fmt::print("  {}...\n", s); }, on)
                               : cli::check_exercise(ws, ex);
         cli::record_check(ws, ex, r);
         passed += r.passed();
@@ -137,6 +137,8 @@ int main(int argc, char** argv) {
     watch->add_flag("--poll", watch_options.poll, "check files for changes every half second instead of inotify");
     watch->add_flag("--remote", watch_options.remote,
                     "check on your class's server (after `workbook join`): its device runs the graded test");
+    watch->add_option("--on", watch_options.on, "with --remote: the server's device to check on (`workbook progress` "
+                                                "lists them; default: its first)");
     auto* list = app.add_subcommand("list", "the exercises in course order with their status");
     auto* next = app.add_subcommand("next", "move on to the exercise after the current one (once it passes)");
     std::string go_to;
@@ -150,6 +152,9 @@ int main(int argc, char** argv) {
     bool check_remote = false;
     check->add_flag("--remote", check_remote,
                     "check on your class's server (after `workbook join`): its device runs the graded test");
+    std::string check_on;
+    check->add_option("--on", check_on, "with --remote: the server's device to check on (`workbook progress` lists "
+                                        "them; default: its first)");
     std::string hint_ex, reset_ex, solution_ex;
     auto* hint = app.add_subcommand("hint", "the next hint of an exercise's ladder, one more each time");
     hint->add_option("EX", hint_ex, "default: the current exercise");
@@ -229,7 +234,7 @@ int main(int argc, char** argv) {
             fmt::print("Now on {} {}: edit exercises/{}/ and run `workbook`.\n", ex.id, ex.title, ex.dir());
             return workbook::exit_ok;
         }
-        if (*check) return check_command(ws, style, check_which, check_all, verbose, check_remote);
+        if (*check) return check_command(ws, style, check_which, check_all, verbose, check_remote || !check_on.empty(), check_on);
         if (*hint) {
             const auto& ex = hint_ex.empty() ? ws.current() : ws.find(hint_ex);
             fmt::print("{} {}\n{}\n", ex.id, ex.title, cli::next_hint(ws, ex));
@@ -243,6 +248,7 @@ int main(int argc, char** argv) {
         if (*lab_send) return cli::lab_send(ws);
         if (*tune) return cli::tune_command(ws, tune_ex.empty() ? ws.current() : ws.find(tune_ex), tune_reference, tune_n);
         watch_options.verbose = verbose;
+        if (!watch_options.on.empty()) watch_options.remote = true;
         return cli::run_watch(ws, style, watch_options);
     } catch (...) {
         fmt::print(stderr, "{}\n", workbook::describe_exception(std::current_exception()));

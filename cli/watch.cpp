@@ -219,7 +219,7 @@ private:
             render();
         };
         try {
-            result_ = options_.remote ? check_remotely(ws_, *ex_, step) : check_exercise(ws_, *ex_, step);
+            result_ = options_.remote ? check_remotely(ws_, *ex_, step, options_.on) : check_exercise(ws_, *ex_, step);
             if (options_.remote) note_.clear();
         } catch (const Error& e) {
             // The class's server away or refusing: said on the screen, and watching goes on.
@@ -270,7 +270,7 @@ int run_watch(Workspace& ws, const Style& style, const WatchOptions& options) {
         // No keyboard to read: one check of the current exercise, like `workbook check`.
         const Exercise& ex = ws.current();
         fmt::print("stdin is not a terminal: checking the current exercise once (use `workbook check` in scripts)\n");
-        const auto r = options.remote ? check_remotely(ws, ex) : check_exercise(ws, ex);
+        const auto r = options.remote ? check_remotely(ws, ex, {}, options.on) : check_exercise(ws, ex);
         record_check(ws, ex, r);
         fmt::print("{}", format_result(ex, r, style, options.verbose));
         return r.passed() ? 0 : 1;

@@ -11,6 +11,7 @@ struct WatchOptions {
     bool poll = false;        // stat the files every half second instead of inotify
     bool verbose = false;     // the whole log under each result
     bool remote = false;      // check on the joined class's server (lab.hpp: check_remotely)
+    std::string on;           // its device to check on ("": the server's default)
 };
 
 int run_watch(Workspace& ws, const Style& style, const WatchOptions& options);

@@ -54,11 +54,13 @@ struct Student {
 struct RemoteCheck {
     std::int64_t id = 0;
     std::string student, exercise;
+    std::string device;  // the zoo device it runs on; "": the server's own
     std::vector<std::pair<std::string, std::string>> files;  // name, content (until it has run)
     std::string state;   // queued, running, done, failed
     std::string result;  // JSON text once done
-    std::string submitted_at, finished_at;
-    int queue_position = 0;  // while queued: 1 is next (in claim_check's order)
+    std::string submitted_at, started_at, finished_at;
+    std::string job_id;      // a Slurm device's job
+    int queue_position = 0;  // while queued: 1 is next on its device (in claim_check's order)
 };
 
 class Database {
@@ -180,12 +182,16 @@ public:
 
     // Remote checks: RateLimited when the student checked less than `min_interval_s` ago or has
     // `max_queued` waiting.
-    std::int64_t queue_check(const std::string& student, const std::string& exercise,
+    std::int64_t queue_check(const std::string& student, const std::string& exercise, const std::string& device,
                              const std::vector<std::pair<std::string, std::string>>& files, int min_interval_s,
                              int max_queued);
-    // The next queued one, with its files, now running: the oldest of the student with the fewest
-    // checks taken in the last 15 minutes (so a student's long checks delay chiefly their own).
-    std::optional<RemoteCheck> claim_check();
+    // The next queued one on one of `devices`, with its files, now running: the oldest of the
+    // student with the fewest checks taken in the last 15 minutes (so a student's long checks delay
+    // chiefly their own). Each device has a queue of its own.
+    std::optional<RemoteCheck> claim_check(const std::vector<std::string>& devices = {""});
+    // A Slurm device's check: its job and the hash of the job's token, valid until its result.
+    void set_check_job(std::int64_t id, const std::string& job_id, const std::string& token_hash);
+    std::optional<RemoteCheck> check_by_token(const std::string& token_hash) const;  // a running one, with files
     // Done (or failed) with its result; its files are deleted.
     void finish_check(std::int64_t id, const std::string& state, const std::string& result);
     std::optional<RemoteCheck> remote_check(std::int64_t id) const;  // without its files

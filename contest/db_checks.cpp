@@ -12,10 +12,29 @@ namespace {
 // The queue in the order checks are taken: the student with the fewest checks taken in the last
 // 15 minutes first, then the oldest. So a student whose checks run long (to the time limit, say)
 // waits behind those who had fewer, rather than holding the device for everyone.
-constexpr const char* fair_queue =
-    "WITH q AS (SELECT c.id, (SELECT COUNT(*) FROM remote_checks d WHERE d.student_id = c.student_id AND "
-    "d.state <> 'queued' AND d.submitted_at > strftime('%Y-%m-%dT%H:%M:%S','now','-15 minutes')) AS recent "
-    "FROM remote_checks c WHERE c.state = 'queued') ";
+// One queue per device: `device_is` is the SQL condition on c.device that picks it.
+std::string fair_queue(const std::string& device_is) {
+    return "WITH q AS (SELECT c.id, (SELECT COUNT(*) FROM remote_checks d WHERE d.student_id = c.student_id AND "
+           "d.state <> 'queued' AND d.submitted_at > strftime('%Y-%m-%dT%H:%M:%S','now','-15 minutes')) AS recent "
+           "FROM remote_checks c WHERE c.state = 'queued' AND c.device " + device_is + ") ";
+}
+
+std::string in_list(const std::vector<std::string>& devices) {
+    std::string list;
+    for (std::size_t i = 0; i < devices.size(); ++i) list += (i ? ", ?" : "?");
+    return "IN (" + list + ")";
+}
+
+std::vector<std::pair<std::string, std::string>> files_of(SQLite::Database& db, std::int64_t id) {
+    std::vector<std::pair<std::string, std::string>> files;
+    SQLite::Statement f(db, "SELECT name, content FROM remote_check_files WHERE check_id = ? ORDER BY name");
+    f.bind(1, static_cast<std::int64_t>(id));
+    while (f.executeStep())
+        files.emplace_back(f.getColumn(0).getString(),
+                           std::string(static_cast<const char*>(f.getColumn(1).getBlob()),
+                                       static_cast<std::size_t>(f.getColumn(1).getBytes())));
+    return files;
+}
 
 }  // namespace
 
@@ -28,9 +47,20 @@ void Database::create_check_schema() {
             finished_at TEXT NOT NULL DEFAULT '');
         CREATE TABLE IF NOT EXISTS remote_check_files (
             check_id INTEGER NOT NULL REFERENCES remote_checks(id), name TEXT NOT NULL, content BLOB NOT NULL);)");
+    // The device a check runs on (a zoo's; '' the server's own) and its Slurm job, added to a
+    // database of the first remote checks.
+    bool has_device = false;
+    SQLite::Statement columns(*db_, "PRAGMA table_info(remote_checks)");
+    while (columns.executeStep()) has_device |= columns.getColumn(1).getString() == "device";
+    if (!has_device)
+        db_->exec(R"(
+            ALTER TABLE remote_checks ADD COLUMN device TEXT NOT NULL DEFAULT '';
+            ALTER TABLE remote_checks ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
+            ALTER TABLE remote_checks ADD COLUMN token_hash TEXT NOT NULL DEFAULT '';
+            ALTER TABLE remote_checks ADD COLUMN started_at TEXT NOT NULL DEFAULT '';)");
 }
 
-std::int64_t Database::queue_check(const std::string& student, const std::string& exercise,
+std::int64_t Database::queue_check(const std::string& student, const std::string& exercise, const std::string& device,
                                    const std::vector<std::pair<std::string, std::string>>& files, int min_interval_s,
                                    int max_queued) {
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -48,9 +78,10 @@ std::int64_t Database::queue_check(const std::string& student, const std::string
     if (waiting.getColumn(0).getInt() >= max_queued)
         throw RateLimited(fmt::format("you have {} remote checks waiting (at most {}): wait for their results",
                                       waiting.getColumn(0).getInt(), max_queued));
-    SQLite::Statement add(*db_, "INSERT INTO remote_checks (student_id, exercise) VALUES (?, ?)");
+    SQLite::Statement add(*db_, "INSERT INTO remote_checks (student_id, exercise, device) VALUES (?, ?, ?)");
     add.bind(1, student);
     add.bind(2, exercise);
+    add.bind(3, device);
     add.exec();
     const std::int64_t id = db_->getLastInsertRowid();
     for (const auto& [name, content] : files) {
@@ -64,34 +95,59 @@ std::int64_t Database::queue_check(const std::string& student, const std::string
     return id;
 }
 
-std::optional<RemoteCheck> Database::claim_check() {
+std::optional<RemoteCheck> Database::claim_check(const std::vector<std::string>& devices) {
+    if (devices.empty()) return std::nullopt;
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement s(*db_, std::string(fair_queue) +
-                                  "SELECT c.id, c.student_id, c.exercise, c.submitted_at FROM q JOIN remote_checks c "
-                                  "ON c.id = q.id ORDER BY q.recent, q.id LIMIT 1");
+    SQLite::Statement s(*db_, fair_queue(in_list(devices)) +
+                                  "SELECT c.id, c.student_id, c.exercise, c.submitted_at, c.device FROM q JOIN "
+                                  "remote_checks c ON c.id = q.id ORDER BY q.recent, q.id LIMIT 1");
+    for (std::size_t i = 0; i < devices.size(); ++i) s.bind(static_cast<int>(i + 1), devices[i]);
     if (!s.executeStep()) return std::nullopt;
     RemoteCheck c;
     c.id = s.getColumn(0).getInt64();
     c.student = s.getColumn(1).getString();
     c.exercise = s.getColumn(2).getString();
     c.submitted_at = s.getColumn(3).getString();
+    c.device = s.getColumn(4).getString();
     c.state = "running";
-    SQLite::Statement f(*db_, "SELECT name, content FROM remote_check_files WHERE check_id = ? ORDER BY name");
-    f.bind(1, static_cast<std::int64_t>(c.id));
-    while (f.executeStep())
-        c.files.emplace_back(f.getColumn(0).getString(),
-                             std::string(static_cast<const char*>(f.getColumn(1).getBlob()),
-                                         static_cast<std::size_t>(f.getColumn(1).getBytes())));
-    SQLite::Statement mark(*db_, "UPDATE remote_checks SET state = 'running' WHERE id = ?");
+    c.files = files_of(*db_, c.id);
+    SQLite::Statement mark(*db_, "UPDATE remote_checks SET state = 'running', "
+                                 "started_at = strftime('%Y-%m-%dT%H:%M:%S','now') WHERE id = ?");
     mark.bind(1, static_cast<std::int64_t>(c.id));
     mark.exec();
     t.commit();
     return c;
 }
 
+void Database::set_check_job(std::int64_t id, const std::string& job_id, const std::string& token_hash) {
+    SQLite::Statement s(*db_, "UPDATE remote_checks SET job_id = ?, token_hash = ? WHERE id = ?");
+    s.bind(1, job_id);
+    s.bind(2, token_hash);
+    s.bind(3, static_cast<std::int64_t>(id));
+    s.exec();
+}
+
+std::optional<RemoteCheck> Database::check_by_token(const std::string& token_hash) const {
+    if (token_hash.empty()) return std::nullopt;
+    SQLite::Statement s(*db_, "SELECT id, student_id, exercise, device, job_id FROM remote_checks WHERE "
+                              "token_hash = ? AND state = 'running'");
+    s.bind(1, token_hash);
+    if (!s.executeStep()) return std::nullopt;
+    RemoteCheck c;
+    c.id = s.getColumn(0).getInt64();
+    c.student = s.getColumn(1).getString();
+    c.exercise = s.getColumn(2).getString();
+    c.device = s.getColumn(3).getString();
+    c.job_id = s.getColumn(4).getString();
+    c.state = "running";
+    c.files = files_of(*db_, c.id);
+    return c;
+}
+
 void Database::finish_check(std::int64_t id, const std::string& state, const std::string& result) {
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement s(*db_, "UPDATE remote_checks SET state = ?, result = ?, "
+    // The job's token stops working with the result.
+    SQLite::Statement s(*db_, "UPDATE remote_checks SET state = ?, result = ?, token_hash = '', "
                               "finished_at = strftime('%Y-%m-%dT%H:%M:%S','now') WHERE id = ?");
     s.bind(1, state);
     s.bind(2, result);
@@ -106,11 +162,12 @@ void Database::finish_check(std::int64_t id, const std::string& state, const std
 namespace {
 
 constexpr const char* check_columns =
-    "SELECT id, student_id, exercise, state, result, submitted_at, finished_at FROM remote_checks c ";
+    "SELECT id, student_id, exercise, state, result, submitted_at, finished_at, device, job_id, started_at "
+    "FROM remote_checks c ";
 
 // A queued check's place in the fair order (1: next).
 int queue_place(SQLite::Database& db, std::int64_t id) {
-    SQLite::Statement s(db, std::string(fair_queue) +
+    SQLite::Statement s(db, fair_queue("= (SELECT device FROM remote_checks WHERE id = ?1)") +
                                 "SELECT COUNT(*) FROM q, (SELECT recent AS r0 FROM q WHERE id = ?1) "
                                 "WHERE q.recent < r0 OR (q.recent = r0 AND q.id <= ?1)");
     s.bind(1, static_cast<std::int64_t>(id));
@@ -126,6 +183,9 @@ RemoteCheck check_row(SQLite::Statement& s) {
     c.result = s.getColumn(4).getString();
     c.submitted_at = s.getColumn(5).getString();
     c.finished_at = s.getColumn(6).getString();
+    c.device = s.getColumn(7).getString();
+    c.job_id = s.getColumn(8).getString();
+    c.started_at = s.getColumn(9).getString();
     return c;
 }
 
@@ -150,6 +210,9 @@ std::vector<RemoteCheck> Database::remote_checks() const {
     return out;
 }
 
-void Database::requeue_running_checks() { db_->exec("UPDATE remote_checks SET state = 'queued' WHERE state = 'running'"); }
+void Database::requeue_running_checks() {
+    // A Slurm job of the last run still on its way gets 401 for its spent token.
+    db_->exec("UPDATE remote_checks SET state = 'queued', job_id = '', token_hash = '' WHERE state = 'running'");
+}
 
 }  // namespace workbook::contest

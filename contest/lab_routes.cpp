@@ -153,13 +153,13 @@ std::string lab_instructor_token(const std::filesystem::path& file) {
 }
 
 void add_hello_route(httplib::Server& server, Database& db, std::mutex& db_mutex, bool lab,
-                     const std::vector<std::string>& remote) {
-    server.Get("/api/lab/hello", [&db, &db_mutex, lab, remote](const httplib::Request& req, httplib::Response& res) {
+                     const std::vector<std::string>& remote, const std::vector<std::string>& devices) {
+    server.Get("/api/lab/hello", [&db, &db_mutex, lab, remote, devices](const httplib::Request& req, httplib::Response& res) {
         std::lock_guard lock(db_mutex);
         const auto st = student_of(req, db);
         if (!st) return refuse_student(res);
         send_json(res, {{"student", st->id}, {"name", st->name}, {"alias", st->alias}, {"lab", lab},
-                        {"remote_checks", remote}});
+                        {"remote_checks", remote}, {"remote_devices", devices}});
     });
 }
 

@@ -40,9 +40,10 @@ void refuse_student(httplib::Response& res);
 // on every start after). Error for a file that is a link, not ours or readable by others.
 std::string lab_instructor_token(const std::filesystem::path& file);
 
-// /api/lab/hello: `lab` whether reports are taken, `remote` the exercises checked remotely.
+// /api/lab/hello: `lab` whether reports are taken, `remote` the exercises checked remotely,
+// `devices` the zoo's devices a check may name (none: the server's own).
 void add_hello_route(httplib::Server& server, Database& db, std::mutex& db_mutex, bool lab,
-                     const std::vector<std::string>& remote);
+                     const std::vector<std::string>& remote, const std::vector<std::string>& devices);
 
 // `db` is shared with the other handlers under `db_mutex`.
 void add_lab_routes(httplib::Server& server, Database& db, std::mutex& db_mutex, const LabOptions& options,

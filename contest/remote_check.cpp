@@ -4,8 +4,12 @@
 #include "contest/http_json.hpp"
 #include "contest/judge.hpp"
 #include "contest/lab_routes.hpp"
+#include "contest/roster.hpp"
+#include "contest/run_one.hpp"
+#include "contest/slurm_jobs.hpp"
 
 #include "workbook/errors.hpp"
+#include "workbook/grading/slurm.hpp"
 #include "workbook/process.hpp"
 #include "workbook/text.hpp"
 
@@ -13,6 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <optional>
 #include <thread>
@@ -40,6 +46,34 @@ std::string device_of(const std::string& output) {
     return output.substr(at + 8, end == std::string::npos ? std::string::npos : end - at - 8);
 }
 
+std::string zoo_devices(const Zoo& zoo) {
+    std::string list;
+    for (const auto& d : zoo.devices) list += (list.empty() ? "\"" : ", \"") + d.name + "\"";
+    return list;
+}
+
+// What a student sees of a check the server could not grade.
+std::string not_graded(const std::string& why) {
+    return json{{"status", "not graded"}, {"passed", false}, {"output", "the server could not grade this check: " + why}}
+        .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// A check job's result, rebuilt from the fields a grade has: nothing else is stored or shown.
+std::string result_from_job(const json& r) {
+    const auto text = [&](const char* key, std::size_t cap) {
+        return r.contains(key) && r[key].is_string() ? sanitize(r[key].get<std::string>(), cap) : std::string();
+    };
+    const auto number = [&](const char* key) { return r.contains(key) && r[key].is_number() ? r[key].get<double>() : 0.0; };
+    if (!r.is_object() || !r.contains("status") || !r["status"].is_string() || !r.contains("passed") ||
+        !r["passed"].is_boolean())
+        throw Error("a result needs \"status\" and \"passed\"");
+    // The output keeps its lines (sanitize keeps newlines): the client reads messages and the speed table.
+    return json{{"status", text("status", 40)}, {"passed", r["passed"].get<bool>()}, {"score", number("score")},
+                {"max", number("max")}, {"output", text("output", 256 * 1024)}, {"device", text("device", 256)},
+                {"seconds", number("seconds")}}
+        .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace
 
 void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
@@ -57,9 +91,17 @@ void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& 
         if (it == options.exercises.end())
             return send_error(res, 403, fmt::format("exercise \"{}\" is not checked remotely here; these are: {}",
                                                     sanitize(exercise, 20), offered(options)));
+        // The device: one of the zoo's (the first by default), or this machine's own.
+        std::string device = req.has_file("device") ? req.get_file_value("device").content : "";
+        if (options.zoo.devices.empty() && !device.empty())
+            return send_error(res, 400, "this server checks on its own device only: leave out the device");
+        if (!options.zoo.devices.empty() && device.empty()) device = options.zoo.devices.front().name;
+        if (!options.zoo.devices.empty() && !options.zoo.find(device))
+            return send_error(res, 400, fmt::format("no device \"{}\" here; these are: {}", sanitize(device, 40),
+                                                    zoo_devices(options.zoo)));
         // Exactly the exercise's edit files: a field of another name is refused, never written.
         for (const auto& [name, field] : req.files)
-            if (name != "exercise" && std::find(it->second.begin(), it->second.end(), name) == it->second.end())
+            if (name != "exercise" && name != "device" && std::find(it->second.begin(), it->second.end(), name) == it->second.end())
                 return send_error(res, 400, fmt::format("\"{}\" is not a file you edit in exercise {}",
                                                         sanitize(name, 60), exercise));
         std::vector<std::pair<std::string, std::string>> files;
@@ -76,12 +118,13 @@ void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& 
             return send_error(res, 413, fmt::format("the files are {} bytes together; the limit is {}", bytes, options.max_bytes));
         std::int64_t id = 0;
         try {
-            id = db.queue_check(st->id, exercise, files, options.min_interval_s, options.max_queued);
+            id = db.queue_check(st->id, exercise, device, files, options.min_interval_s, options.max_queued);
         } catch (const RateLimited& e) {
             res.set_header("Retry-After", std::to_string(options.min_interval_s));
             return send_error(res, 429, e.what());
         }
-        log(fmt::format("remote check {} queued: exercise {} from student:{} ({} bytes)", id, exercise, st->id, bytes));
+        log(fmt::format("remote check {} queued: exercise {} from student:{} ({} bytes){}", id, exercise, st->id, bytes,
+                        device.empty() ? "" : " on " + device));
         const auto c = db.remote_check(id);
         send_json(res, {{"id", id}, {"status", "queued"}, {"queue_position", c ? c->queue_position : 0}});
     });
@@ -93,7 +136,7 @@ void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& 
         const auto c = db.remote_check(std::stoll(req.matches[1].str()));
         // Another student's check is answered as one that does not exist.
         if (!c || c->student != st->id) return send_error(res, 404, "no such check of yours");
-        json j = {{"id", c->id},           {"exercise", c->exercise},   {"state", c->state},
+        json j = {{"id", c->id},           {"exercise", c->exercise},   {"state", c->state}, {"device", c->device},
                   {"queue_position", c->queue_position}, {"submitted_at", c->submitted_at},
                   {"finished_at", c->finished_at}};
         j["result"] = c->result.empty() ? json(nullptr) : json::parse(c->result, nullptr, false);
@@ -103,7 +146,8 @@ void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& 
                     options.sandbox ? "" : ", NO SANDBOX", options.race_check ? "" : ", no race pass"));
 }
 
-std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& o, const fs::path& dir) {
+std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& o, const fs::path& dir,
+                            const std::vector<std::string>& env) {
     std::error_code ec;
     fs::remove_all(dir, ec);
     const fs::path subs = dir / "submissions", out = dir / "out";
@@ -120,7 +164,7 @@ std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& 
     if (!o.race_check) argv.push_back("--no-race-check");
     if (!o.sandbox) argv.push_back("--no-sandbox");
     const auto limit = o.time_limits.count(check.exercise) ? o.time_limits.at(check.exercise) : 60;
-    const auto run = run_process(argv, std::chrono::seconds(300 + 12 * limit));
+    const auto run = run_process(argv, std::chrono::seconds(300 + 12 * limit), env);
     const auto results = json::parse(read_file_or_empty(out / "results" / "student.json"), nullptr, false);
     fs::remove_all(dir, ec);
     if (results.is_discarded() || !results.contains("tests") || !results["tests"].is_array() || results["tests"].empty())
@@ -142,8 +186,12 @@ void remote_check_loop(const fs::path& db_file, const RemoteCheckOptions& o, con
     try {
         Database db(db_file);
         db.requeue_running_checks();
+        std::vector<std::string> here;
+        for (const auto& d : o.zoo.devices)
+            if (!d.slurm) here.push_back(d.name);
+        if (o.zoo.devices.empty()) here.push_back("");
         while (!stop) {
-            const auto check = db.claim_check();
+            const auto check = db.claim_check(here);
             if (!check) {
                 for (int i = 0; i < 5 && !stop; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 continue;
@@ -155,20 +203,207 @@ void remote_check_loop(const fs::path& db_file, const RemoteCheckOptions& o, con
                 std::this_thread::sleep_for(std::chrono::milliseconds(200));
             if (stop) break;  // the check goes back to the queue at the next start
             try {
-                const std::string result = grade_one_check(*check, o, o.jobs_dir / std::to_string(check->id));
+                const auto* d = o.zoo.find(check->device);
+                const std::string result = grade_one_check(*check, o, o.jobs_dir / std::to_string(check->id),
+                                                           d ? d->environment() : std::vector<std::string>{});
                 db.finish_check(check->id, "done", result);
                 log(fmt::format("remote check {} ({} of student:{}): graded", check->id, check->exercise, check->student));
             } catch (const std::exception& e) {
-                db.finish_check(check->id, "failed",
-                                json{{"status", "not graded"}, {"passed", false},
-                                     {"output", "the server could not grade this check: its log says why"}}
-                                    .dump());
+                db.finish_check(check->id, "failed", not_graded("its log says why"));
                 log(fmt::format("remote check {}: not graded: {}", check->id, e.what()));
             }
         }
     } catch (const std::exception& e) {
         log(fmt::format("remote checks: stopped: {}", e.what()));
     }
+}
+
+// ---- a zoo's Slurm devices: one job per check ------------------------------------------------
+
+void add_check_job_routes(httplib::Server& server, Database& db, std::mutex& db_mutex, const RemoteCheckOptions& o,
+                          const std::function<void(const std::string&)>& log) {
+    // A job's token names one running check of a Slurm device, until its result arrives.
+    auto check_of = [&db, &o](const httplib::Request& req) -> std::optional<RemoteCheck> {
+        const std::string token = bearer_token(req);
+        if (token.size() != 64) return std::nullopt;
+        auto c = db.check_by_token(token_hash(token));
+        const auto* d = c ? o.zoo.find(c->device) : nullptr;
+        if (!d || !d->slurm) return std::nullopt;
+        return c;
+    };
+    server.Post("/api/check-job/start", [&db_mutex, check_of, o, log](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(db_mutex);
+        const auto c = check_of(req);
+        if (!c) return send_error(res, 401, "unknown or spent job token");
+        json files = json::array();
+        for (const auto& [name, content] : c->files) files.push_back({{"name", name}, {"content", content}});
+        log(fmt::format("remote check {} on {}: Slurm job {} running", c->id, c->device, c->job_id));
+        send_json(res, {{"id", c->id},
+                        {"exercise", c->exercise},
+                        {"dir", o.dirs.at(c->exercise)},
+                        {"time_limit_s", o.time_limits.count(c->exercise) ? o.time_limits.at(c->exercise) : 60},
+                        {"files", files},
+                        {"root", o.root},
+                        {"build", o.build},
+                        {"race_check", o.race_check},
+                        {"sandbox", o.sandbox}});
+    });
+    server.Post("/api/check-job/result", [&db, &db_mutex, check_of, log](const httplib::Request& req,
+                                                                        httplib::Response& res) {
+        std::lock_guard lock(db_mutex);
+        const auto c = check_of(req);
+        if (!c) return send_error(res, 401, "unknown or spent job token");
+        const json body = json::parse(req.body, nullptr, false);
+        std::string result;
+        try {
+            if (body.is_object() && body.contains("failed") && body["failed"].is_string())
+                result = not_graded(sanitize(body["failed"].get<std::string>(), 2000));
+            else if (body.is_object() && body.contains("result"))
+                result = result_from_job(body["result"]);
+            else
+                throw Error("send {\"result\": {...}} or {\"failed\": \"why\"}");
+        } catch (const std::exception& e) {
+            db.finish_check(c->id, "failed", not_graded("its Slurm job's result was refused"));
+            log(fmt::format("remote check {}: refused the result of Slurm job {}: {}", c->id, c->job_id, e.what()));
+            return send_error(res, 422, std::string("refused: ") + e.what());
+        }
+        const bool graded = !body.contains("failed");
+        db.finish_check(c->id, graded ? "done" : "failed", result);
+        log(fmt::format("remote check {} ({} of student:{}): {} (Slurm job {})", c->id, c->exercise, c->student,
+                        graded ? "graded" : "not graded", c->job_id));
+        send_json(res, {{"state", graded ? "done" : "failed"}});
+    });
+}
+
+void remote_check_slurm_loop(const fs::path& db_file, const RemoteCheckOptions& o, const std::atomic<bool>& stop,
+                             const std::function<void(const std::string&)>& log) {
+    try {
+        Database db(db_file);
+        const fs::path jobs = fs::absolute(o.slurm_jobs_dir);  // the jobs start in folders of their own
+        fs::create_directories(jobs);
+        fs::permissions(jobs, fs::perms::owner_all, fs::perm_options::replace);
+        bool squeue_failing = false;
+        while (!stop) {
+            std::map<std::string, int> running;
+            std::vector<RemoteCheck> live;
+            for (const auto& c : db.remote_checks())
+                if (const auto* d = o.zoo.find(c.device); d && d->slurm && c.state == "running") {
+                    ++running[c.device];
+                    if (!c.job_id.empty()) live.push_back(c);
+                }
+            for (const auto& d : o.zoo.devices) {
+                if (!d.slurm) continue;
+                while (running[d.name] < o.max_jobs_per_device) {
+                    const auto check = db.claim_check({d.name});
+                    if (!check) break;
+                    ++running[d.name];
+                    std::string id;
+                    const std::string why = submit_device_job(
+                        d, jobs / fmt::format("check-{}", check->id), fmt::format("check-{}", check->id),
+                        {o.node_workbook, "contest", "check-job", "--server", o.server_url},
+                        [&](const std::string& job, const std::string& hash) {
+                            id = job;
+                            db.set_check_job(check->id, job, hash);
+                        });
+                    if (!why.empty()) {
+                        db.finish_check(check->id, "failed", not_graded(fmt::format("device \"{}\": {}", d.name, why)));
+                        log(fmt::format("remote check {} on {}: not submitted: {}", check->id, d.name, why));
+                    } else {
+                        log(fmt::format("remote check {} on {}: Slurm job {}", check->id, d.name, id));
+                    }
+                }
+            }
+            if (!live.empty())
+                if (const auto states = slurm_job_states(squeue_failing, log)) {
+                    const std::time_t now = std::time(nullptr);
+                    for (const auto& c : live) {
+                        const auto* d = o.zoo.find(c.device);
+                        const auto it = states->find(c.job_id);
+                        const std::string state = it == states->end() ? "" : it->second;
+                        const fs::path dir = jobs / fmt::format("check-{}", c.id);
+                        std::string why;
+                        if (grading::slurm::alive(state)) {
+                            const std::time_t since = parse_utc(c.started_at);
+                            if (since == 0 || now - since <= d->result_timeout_s) continue;
+                            grading::slurm::cancel(c.job_id);
+                            why = fmt::format("no result from Slurm job {} on \"{}\" within {} s ({}); it was cancelled",
+                                              c.job_id, d->name, d->result_timeout_s, state);
+                        } else {
+                            // Ended: a result would have arrived before the job's process exited.
+                            const auto still = db.remote_check(c.id);
+                            if (!still || still->state != "running") continue;
+                            const std::string last = last_job_line(dir);
+                            why = fmt::format("Slurm job {} on \"{}\" ended ({}) without a result{}", c.job_id, d->name,
+                                              state.empty() ? "no longer known to Slurm" : state,
+                                              last.empty() ? "" : "; its last line: " + last);
+                        }
+                        std::error_code ec;
+                        fs::remove(dir / "token", ec);
+                        db.finish_check(c.id, "failed", not_graded(why));
+                        log(fmt::format("remote check {}: {}", c.id, why));
+                    }
+                }
+            for (int i = 0; i < 10 && !stop; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    } catch (const std::exception& e) {
+        log(fmt::format("remote checks on Slurm: stopped: {}", e.what()));
+    }
+}
+
+int check_job(const CheckJobOptions& o) {
+    const std::string token = read_job_token(o.token_file, "check-job");
+    choose_device_here(o.platform, o.device, o.device_type);
+    httplib::Client client(o.server);
+    client.set_connection_timeout(30);
+    client.set_read_timeout(60);
+    const auto [status, body] = post_as_job(client, "/api/check-job/start", token, "{}", 6, "check-job");
+    if (status != 200)
+        throw Error(fmt::format("check-job: the server at {} did not hand out the check (HTTP {}): {}", o.server, status,
+                                one_line(body)));
+    json answer;
+    try {
+        const json start = json::parse(body);
+        RemoteCheck check;
+        check.id = start.at("id").get<std::int64_t>();
+        check.exercise = start.at("exercise").get<std::string>();
+        for (const auto& f : start.at("files"))
+            check.files.emplace_back(f.at("name").get<std::string>(), f.at("content").get<std::string>());
+        RemoteCheckOptions grade;
+        grade.dirs[check.exercise] = start.at("dir").get<std::string>();
+        grade.time_limits[check.exercise] = start.at("time_limit_s").get<int>();
+        grade.root = start.at("root").get<std::string>();
+        grade.build = start.at("build").get<std::string>();
+        grade.race_check = start.at("race_check").get<bool>();
+        grade.sandbox = start.at("sandbox").get<bool>();
+        grade.workbook = fs::read_symlink("/proc/self/exe").string();
+        fmt::print("check-job: check {} of exercise {} on {}\n", check.id, check.exercise, hostname());
+        std::fflush(stdout);
+        // A folder of the node's own: the grader's unprivileged unpack must enter it (so not 0700),
+        // and nothing else of this job lies there.
+        std::string tmpl = (fs::temp_directory_path() / "workbook-check-XXXXXX").string();
+        if (!::mkdtemp(tmpl.data())) throw Error("cannot make a folder in " + fs::temp_directory_path().string());
+        fs::permissions(tmpl, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec,
+                        fs::perm_options::replace);
+        try {
+            answer = {{"result", json::parse(grade_one_check(check, grade, fs::path(tmpl) / "check"))}};
+        } catch (...) {
+            std::error_code ec;
+            fs::remove_all(tmpl, ec);
+            throw;
+        }
+        std::error_code ec;
+        fs::remove_all(tmpl, ec);
+    } catch (const std::exception& e) {
+        answer = {{"failed", fmt::format("the node {} could not grade it: {}", hostname(), e.what())}};
+    }
+    fmt::print("check-job: {}\n", answer.contains("failed") ? one_line(answer["failed"].get<std::string>())
+                                                           : answer["result"].value("status", std::string("?")));
+    std::fflush(stdout);
+    const auto [sent, reply] = post_as_job(client, "/api/check-job/result", token,
+                                           answer.dump(-1, ' ', false, json::error_handler_t::replace), 8, "check-job");
+    if (sent != 200)
+        throw Error(fmt::format("check-job: the server did not take the result (HTTP {}): {}", sent, one_line(reply)));
+    return 0;
 }
 
 }  // namespace workbook::contest

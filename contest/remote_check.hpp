@@ -10,9 +10,17 @@
 //                          (named as the file) -> {"id", "status":"queued"} (400, 401, 403 an
 //                          exercise not offered, 413, 429)
 //   GET  /api/check/ID    the student's token; their own check only -> state, queue place, result
+//
+// With a zoo (`--devices zoo.toml`, contest/zoo.hpp) a check names one of its devices (`device`;
+// default: the first) and waits in that device's queue. A local device's checks run here, one at a
+// time; a Slurm device's run as one job per check (`workbook contest check-job` on the node, with
+// a token for that check alone, as a judging's job):
+//   POST /api/check-job/start    the job's token -> the check: exercise, files, how to grade it
+//   POST /api/check-job/result   the job's token; {"result": {...}} or {"failed": "why"}
 #pragma once
 
 #include "contest/db.hpp"
+#include "contest/zoo.hpp"
 
 #include <httplib.h>
 
@@ -34,6 +42,11 @@ struct RemoteCheckOptions {
     std::string root, build;                                   // its course tree
     std::filesystem::path jobs_dir;                            // one folder per check while it runs
     bool race_check = true, sandbox = true;
+    Zoo zoo;                       // its devices take checks; none: this machine's own device ("")
+    std::string server_url;        // how a Slurm job reaches this server
+    std::string node_workbook;     // the `workbook` a Slurm job runs (the zoo's, or this one)
+    std::filesystem::path slurm_jobs_dir;  // a Slurm check job's folder (0700: its token)
+    int max_jobs_per_device = 4;   // Slurm jobs of checks at once per device: the queue stays fair
     std::size_t max_bytes = 256 * 1024;  // all files of one check together
     int min_interval_s = 10;             // per student, between two checks
     int max_queued = 2;                  // per student, waiting at once
@@ -42,14 +55,32 @@ struct RemoteCheckOptions {
 void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
                              const RemoteCheckOptions& options, const std::function<void(const std::string&)>& log);
 
-// Runs queued checks one at a time until `stop` (a thread of the server); `db_file` is opened here.
-// Each check holds the contest's judging lock exclusively (contest/judge.hpp: JudgingLock) while it
-// runs: speed verdicts and contest timings never share the device.
+void add_check_job_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
+                          const RemoteCheckOptions& options, const std::function<void(const std::string&)>& log);
+
+// Runs the queued checks of this machine's devices one at a time until `stop` (a thread of the
+// server); `db_file` is opened here. Each check holds the contest's judging lock exclusively
+// (contest/judge.hpp: JudgingLock) while it runs: speed verdicts and contest timings never share
+// the device.
 void remote_check_loop(const std::filesystem::path& db_file, const RemoteCheckOptions& options,
                        const std::atomic<bool>& stop, const std::function<void(const std::string&)>& log);
+// Submits the queued checks of the zoo's Slurm devices, one job each, and follows them: a job that
+// ends without a result, or stays silent past its device's result_timeout_s, fails its check with
+// the reason.
+void remote_check_slurm_loop(const std::filesystem::path& db_file, const RemoteCheckOptions& options,
+                             const std::atomic<bool>& stop, const std::function<void(const std::string&)>& log);
 
-// One check graded: the grader on a class of one in `dir` (created, removed after); the result
-// as JSON text: {"status", "passed", "score", "max", "output", "device", "seconds"}.
-std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir);
+// One check graded: the grader on a class of one in `dir` (created, removed after), with `env`
+// (the device's choice) added; the result as JSON text: {"status", "passed", "score", "max",
+// "output", "device", "seconds"}.
+std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir,
+                            const std::vector<std::string>& env = {});
+
+struct CheckJobOptions {
+    std::string server, token_file;
+    std::string platform, device, device_type;  // the device choice on the node
+};
+// `workbook contest check-job`: a Slurm job's side. Returns the exit status.
+int check_job(const CheckJobOptions& options);
 
 }  // namespace workbook::contest

@@ -512,12 +512,18 @@ int serve(const ServeOptions& options) {
         if (remote.jobs_dir.empty()) remote.jobs_dir = options.db.string() + ".checks";
         remote.race_check = options.judge_options.race_check;
         remote.sandbox = options.judge_options.sandbox;
+        remote.zoo = zoo;
+        remote.node_workbook = !zoo.workbook.empty() ? zoo.workbook : remote.workbook;
+        remote.slurm_jobs_dir = (!zoo.jobs_dir.empty() ? zoo.jobs_dir : options.db.string() + ".jobs") + "/checks";
         add_remote_check_routes(server, web_db, web_db_mutex, remote, log_line);
+        if (zoo.has_slurm()) add_check_job_routes(server, web_db, web_db_mutex, remote, log_line);
     }
     if (options.lab || !remote.exercises.empty()) {
-        std::vector<std::string> offered;
+        std::vector<std::string> offered, devices;
         for (const auto& [id, files] : remote.exercises) offered.push_back(id);
-        add_hello_route(server, web_db, web_db_mutex, options.lab, offered);
+        if (!remote.exercises.empty())
+            for (const auto& d : zoo.devices) devices.push_back(d.name);
+        add_hello_route(server, web_db, web_db_mutex, options.lab, offered, devices);
     }
     if (zoo.has_slurm()) add_job_routes(server, web_db, web_db_mutex, zoo, options.judge_options, log_line);
 
@@ -600,19 +606,23 @@ int serve(const ServeOptions& options) {
         }
     });
 
+    // How a zoo's Slurm jobs (judgings' and checks') reach this server.
     const bool bracket = options.host.find(':') != std::string::npos;
+    const bool anywhere = options.host == "0.0.0.0" || options.host == "::";
+    char host_name[256] = {};
+    ::gethostname(host_name, sizeof host_name - 1);
+    const std::string url = !zoo.server.empty() ? zoo.server
+                                                : fmt::format("http://{}{}{}:{}", bracket && !anywhere ? "[" : "",
+                                                              anywhere ? std::string(host_name) : options.host,
+                                                              bracket && !anywhere ? "]" : "", port);
+    remote.server_url = url;  // read by the checks' Slurm thread only, started below
     std::vector<std::thread> judges;
     if (options.judge && zoo.devices.empty()) judges.emplace_back([&] { judge_loop(options, stopping); });
     if (!remote.exercises.empty())
         judges.emplace_back([&] { remote_check_loop(options.db, remote, stopping, log_line); });
+    if (!remote.exercises.empty() && zoo.has_slurm())
+        judges.emplace_back([&] { remote_check_slurm_loop(options.db, remote, stopping, log_line); });
     if (options.judge && !zoo.devices.empty()) {
-        const bool anywhere = options.host == "0.0.0.0" || options.host == "::";
-        char name[256] = {};
-        ::gethostname(name, sizeof name - 1);
-        const std::string url = !zoo.server.empty() ? zoo.server
-                                                    : fmt::format("http://{}{}{}:{}", bracket && !anywhere ? "[" : "",
-                                                                  anywhere ? std::string(name) : options.host,
-                                                                  bracket && !anywhere ? "]" : "", port);
         judges.emplace_back([&, url] { zoo_dispatch_loop(options, zoo, url, stopping); });
         judges.emplace_back([&] { zoo_local_loop(options, zoo, stopping); });
     }

@@ -80,6 +80,8 @@ std::string job_folder_name(const Zoo& zoo, const Judging& j) {
     return fmt::format("{}-dev{}-try{}", j.submission_id, index + 1, j.attempts + 1);
 }
 
+}  // namespace
+
 std::time_t parse_utc(const std::string& s) {
     std::tm tm{};
     std::istringstream in(s);
@@ -87,7 +89,7 @@ std::time_t parse_utc(const std::string& s) {
     return in.fail() ? 0 : timegm(&tm);
 }
 
-std::string last_line(const fs::path& dir) {
+std::string last_job_line(const fs::path& dir) {
     std::string last;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir, ec)) {
@@ -98,8 +100,6 @@ std::string last_line(const fs::path& dir) {
     }
     return sanitize(last, 300);
 }
-
-}  // namespace
 
 SlurmDispatcher::SlurmDispatcher(Zoo zoo, std::string server, fs::path jobs_dir, std::string workbook,
                                  std::function<void(const std::string&)> log)
@@ -117,8 +117,9 @@ void SlurmDispatcher::step(Database& db) {
     follow(db);
 }
 
-void SlurmDispatcher::submit(Database& db, const Judging& j, const ZooDevice& d) {
-    const fs::path dir = jobs_dir_ / job_folder_name(zoo_, j);
+std::string submit_device_job(const ZooDevice& d, const fs::path& dir, const std::string& name,
+                              std::vector<std::string> command,
+                              const std::function<void(const std::string&, const std::string&)>& record) {
     std::error_code ec;
     fs::remove_all(dir, ec);
     fs::create_directories(dir);
@@ -130,26 +131,25 @@ void SlurmDispatcher::submit(Database& db, const Judging& j, const ZooDevice& d)
         const int fd = ::open(token_file.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
         if (fd < 0 || ::write(fd, token.data(), token.size()) != static_cast<ssize_t>(token.size())) {
             if (fd >= 0) ::close(fd);
-            db.finish_judging(j.submission_id, j.device, "failed", "could not write the job's token file in " + dir.string());
-            return;
+            return "could not write the job's token file in " + dir.string();
         }
         ::close(fd);
     }
-    db.set_job_token(j.submission_id, j.device, token_hash(token));
     // The script only runs its arguments: nothing of the device's settings is quoted into shell.
     const fs::path script = dir / "job.sh";
-    std::ofstream(script) << "#!/bin/sh\n# A contest judging (workbook contest serve --devices): the judge runs here.\nexec \"$@\"\n";
+    std::ofstream(script) << "#!/bin/sh\n# A job of workbook contest serve (a zoo's Slurm device): it runs here.\nexec \"$@\"\n";
     grading::slurm::Job sb;
     sb.hold = true;
-    sb.name = "contest-" + std::to_string(j.submission_id);
+    sb.name = name;
     sb.output = dir / "slurm-%j.out";
     sb.chdir = dir;
     sb.partition = d.partition;
     sb.gres = d.gres;
     sb.constraint = d.constraint;
     sb.extra = d.sbatch_options;
-    sb.command = {script.string(), workbook_, "contest", "judge-job", "--server", server_, "--token-file",
-                  token_file.string()};
+    sb.command = {script.string()};
+    sb.command.insert(sb.command.end(), command.begin(), command.end());
+    sb.command.insert(sb.command.end(), {"--token-file", token_file.string()});
     if (!d.platform.empty()) sb.command.insert(sb.command.end(), {"--platform", d.platform});
     if (!d.device.empty()) sb.command.insert(sb.command.end(), {"--device", d.device});
     if (!d.device_type.empty()) sb.command.insert(sb.command.end(), {"--device-type", d.device_type});
@@ -159,17 +159,48 @@ void SlurmDispatcher::submit(Database& db, const Judging& j, const ZooDevice& d)
     } catch (const std::exception& e) {  // no sbatch on PATH
         submitted.error = e.what();
     }
-    const std::string id = submitted.id;
-    if (id.empty()) {
-        db.finish_judging(j.submission_id, j.device, "failed",
-                          sanitize(one_line("sbatch did not take the job (" + submitted.error + ")"), 500));
-        return;
+    if (submitted.id.empty()) return sanitize(one_line("sbatch did not take the job (" + submitted.error + ")"), 500);
+    // Held until now, so that the job is recorded before it can start.
+    record(submitted.id, token_hash(token));
+    if (std::string why = grading::slurm::release(submitted.id); !why.empty()) {
+        grading::slurm::cancel(submitted.id);
+        return why;
     }
-    // Held until now, so that "submitted" is recorded before the job can say "running".
-    db.move_judging(j.submission_id, j.device, {"queued"}, "submitted",
-                    fmt::format("Slurm job {}{}", id, d.partition.empty() ? "" : " on partition " + d.partition), id);
-    if (const std::string why = grading::slurm::release(id); !why.empty()) {
-        grading::slurm::cancel(id);
+    return {};
+}
+
+std::optional<std::map<std::string, std::string>> slurm_job_states(bool& failing,
+                                                                   const std::function<void(const std::string&)>& log) {
+    // Every job of this user, finished ones included while Slurm keeps them (MinJobAge).
+    grading::slurm::Queue q;
+    try {
+        q = grading::slurm::queue(true);
+    } catch (const std::exception& e) {  // no squeue on PATH
+        q.error = e.what();
+    }
+    if (!q.ok) {
+        if (!failing) log(fmt::format("{}; the jobs are followed again when it answers", one_line(q.error)));
+        failing = true;
+        return std::nullopt;
+    }
+    failing = false;
+    std::map<std::string, std::string> states;
+    for (const auto& e : q.jobs) states[e.id] = e.state;
+    return states;
+}
+
+void SlurmDispatcher::submit(Database& db, const Judging& j, const ZooDevice& d) {
+    std::string id;
+    const std::string why = submit_device_job(
+        d, jobs_dir_ / job_folder_name(zoo_, j), "contest-" + std::to_string(j.submission_id),
+        {workbook_, "contest", "judge-job", "--server", server_}, [&](const std::string& job, const std::string& hash) {
+            id = job;
+            db.set_job_token(j.submission_id, j.device, hash);
+            db.move_judging(j.submission_id, j.device, {"queued"}, "submitted",
+                            fmt::format("Slurm job {}{}", job, d.partition.empty() ? "" : " on partition " + d.partition),
+                            job);
+        });
+    if (!why.empty()) {
         db.finish_judging(j.submission_id, j.device, "failed", why);
         return;
     }
@@ -182,26 +213,13 @@ void SlurmDispatcher::follow(Database& db) {
         if ((j.state == "submitted" || j.state == "running") && !j.job_id.empty())
             if (const auto* d = zoo_.find(j.device); d && d->slurm) live.push_back(j);
     if (live.empty()) return;
-    // Every job of this user, finished ones included while Slurm keeps them (MinJobAge).
-    grading::slurm::Queue q;
-    try {
-        q = grading::slurm::queue(true);
-    } catch (const std::exception& e) {  // no squeue on PATH
-        q.error = e.what();
-    }
-    if (!q.ok) {
-        if (!squeue_failing_) log_(fmt::format("{}; the jobs are followed again when it answers", one_line(q.error)));
-        squeue_failing_ = true;
-        return;
-    }
-    squeue_failing_ = false;
-    std::map<std::string, std::string> states;
-    for (const auto& e : q.jobs) states[e.id] = e.state;
+    const auto states = slurm_job_states(squeue_failing_, log_);
+    if (!states) return;
     const std::time_t now = std::time(nullptr);
     for (const auto& j : live) {
         const auto* d = zoo_.find(j.device);
-        const auto it = states.find(j.job_id);
-        const std::string state = it == states.end() ? "" : it->second;
+        const auto it = states->find(j.job_id);
+        const std::string state = it == states->end() ? "" : it->second;
         if (grading::slurm::alive(state)) {
             const std::time_t since = parse_utc(j.updated_at);
             if (since > 0 && now - since > d->result_timeout_s) {
@@ -216,7 +234,7 @@ void SlurmDispatcher::follow(Database& db) {
         const auto still = db.judging(j.submission_id, j.device);
         if (!still || final_state(still->state)) continue;
         const fs::path dir = jobs_dir_ / job_folder_name(zoo_, j);
-        const std::string log = last_line(dir);
+        const std::string log = last_job_line(dir);
         std::error_code ec;
         fs::remove(dir / "token", ec);  // spent anyway (its hash is cleared), but no secret lies about
         db.finish_judging(j.submission_id, j.device, "failed",
@@ -295,35 +313,39 @@ void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, co
 
 // ---- the job's side ---------------------------------------------------------------------------
 
-namespace {
-
-// POSTs with retries: the server may be restarting. Nothing answered: status 0.
-std::pair<int, std::string> post(httplib::Client& client, const std::string& path, const std::string& token,
-                                 const std::string& body, int attempts) {
+std::pair<int, std::string> post_as_job(httplib::Client& client, const std::string& path, const std::string& token,
+                                        const std::string& body, int attempts, const std::string& who) {
     for (int i = 0; i < attempts; ++i) {
         if (i > 0) std::this_thread::sleep_for(std::chrono::seconds(std::min(30, 2 << i)));
         auto r = client.Post(path, {{"Authorization", "Bearer " + token}}, body, "application/json");
         if (r && r->status < 500) return {r->status, r->body};
-        fmt::print(stderr, "judge-job: {} {}: {}\n", path, r ? "HTTP " + std::to_string(r->status) : "no answer",
+        fmt::print(stderr, "{}: {} {}: {}\n", who, path, r ? "HTTP " + std::to_string(r->status) : "no answer",
                    r ? "" : httplib::to_string(r.error()));
     }
     return {0, {}};
 }
 
-}  // namespace
+std::string read_job_token(const std::string& token_file, const std::string& who) {
+    const std::string token = read_plain_file(token_file, 256);
+    std::error_code ec;
+    fs::remove(token_file, ec);  // read once: nothing on the node keeps it
+    if (token.size() != 64) throw Error(who + ": " + token_file + " does not hold a job token");
+    return token;
+}
+
+void choose_device_here(const std::string& platform, const std::string& device, const std::string& device_type) {
+    for (const auto& [name, value] : {std::pair{"WORKBOOK_PLATFORM", &platform}, std::pair{"WORKBOOK_DEVICE", &device},
+                                      std::pair{"WORKBOOK_DEVICE_TYPE", &device_type}})
+        if (!value->empty()) ::setenv(name, value->c_str(), 1);
+}
 
 int judge_job(const JudgeJobOptions& o) {
-    const std::string token = read_plain_file(o.token_file, 256);
-    std::error_code ec;
-    fs::remove(o.token_file, ec);  // read once: nothing on the node keeps it
-    if (token.size() != 64) throw Error("judge-job: " + o.token_file + " does not hold a job token");
-    for (const auto& [name, value] : {std::pair{"WORKBOOK_PLATFORM", &o.platform}, std::pair{"WORKBOOK_DEVICE", &o.device},
-                                      std::pair{"WORKBOOK_DEVICE_TYPE", &o.device_type}})
-        if (!value->empty()) ::setenv(name, value->c_str(), 1);
+    const std::string token = read_job_token(o.token_file, "judge-job");
+    choose_device_here(o.platform, o.device, o.device_type);
     httplib::Client client(o.server);
     client.set_connection_timeout(30);
     client.set_read_timeout(60);
-    const auto [status, body] = post(client, "/api/job/start", token, json{{"node", hostname()}}.dump(), 6);
+    const auto [status, body] = post_as_job(client, "/api/job/start", token, json{{"node", hostname()}}.dump(), 6, "judge-job");
     if (status != 200)
         throw Error(fmt::format("judge-job: the server at {} did not hand out the judging (HTTP {}): {}", o.server,
                                 status, one_line(body)));
@@ -345,7 +367,7 @@ int judge_job(const JudgeJobOptions& o) {
         out = judge_source(entry, options);
     fmt::print("judge-job: {}{}\n", out.status, out.reason.empty() ? "" : ": " + one_line(out.reason));
     std::fflush(stdout);
-    const auto [sent, answer] = post(client, "/api/job/result", token, outcome_to_json(out).dump(), 8);
+    const auto [sent, answer] = post_as_job(client, "/api/job/result", token, outcome_to_json(out).dump(), 8, "judge-job");
     if (sent != 200)
         throw Error(fmt::format("judge-job: the server did not take the result (HTTP {}): {}", sent, one_line(answer)));
     return 0;

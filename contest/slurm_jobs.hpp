@@ -20,10 +20,14 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <ctime>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace workbook::contest {
 
@@ -32,6 +36,23 @@ nlohmann::json options_to_json(const JudgeOptions& o);
 JudgeOptions options_from_json(const nlohmann::json& j);  // throws on a missing or mistyped field
 nlohmann::json outcome_to_json(const Outcome& o);
 Outcome outcome_from_json(const nlohmann::json& j);      // throws on a missing or mistyped field
+
+// A job on a Slurm device (a judging's or a remote check's), submitted one way: its folder `dir`
+// (0700), a token file only this user can read (the job deletes it once read) and a script that
+// only runs its arguments: `command`, then --token-file and the device's choice (--platform,
+// --device, --device-type). Held until `record(job id, token hash)` has stored it, then released.
+// Returns "" when submitted, else why not.
+std::string submit_device_job(const ZooDevice& d, const std::filesystem::path& dir, const std::string& name,
+                              std::vector<std::string> command,
+                              const std::function<void(const std::string& job_id, const std::string& token_hash)>& record);
+// Every job of this user that Slurm knows, id -> state; nothing when squeue fails (said once in
+// `log` until it answers again: `failing` keeps that).
+std::optional<std::map<std::string, std::string>> slurm_job_states(bool& failing,
+                                                                   const std::function<void(const std::string&)>& log);
+// The last line a job printed (its slurm-*.out in `dir`), made safe to show.
+std::string last_job_line(const std::filesystem::path& dir);
+// The database's time format ("2026-11-27T16:40:00", UTC) as a time_t; 0 when it does not parse.
+std::time_t parse_utc(const std::string& s);
 
 class SlurmDispatcher {
 public:
@@ -55,6 +76,15 @@ private:
 // The job API's two routes, on the server. `db` is shared with the other handlers under `mutex`.
 void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, const Zoo& zoo,
                     const JudgeOptions& options, std::function<void(const std::string&)> log);
+
+// The job's side of both kinds. POSTs with retries (the server may be restarting); nothing
+// answered: status 0. `who` names the job in its messages.
+std::pair<int, std::string> post_as_job(httplib::Client& client, const std::string& path, const std::string& token,
+                                        const std::string& body, int attempts, const std::string& who);
+// The job's token from its file, which is then deleted. Throws when it holds none.
+std::string read_job_token(const std::string& token_file, const std::string& who);
+// The device choice on the node, as WORKBOOK_PLATFORM, _DEVICE, _DEVICE_TYPE of this process.
+void choose_device_here(const std::string& platform, const std::string& device, const std::string& device_type);
 
 struct JudgeJobOptions {
     std::string server, token_file;

@@ -15,11 +15,11 @@ TEST_CASE("remote checks: limits, the fair order, the places") {
     {
         Database db(file);
         const std::vector<std::pair<std::string, std::string>> files{{"mmul.cl", "__kernel void mmul() {}"}};
-        const auto a1 = db.queue_check("ana", "15", files, 0, 2);
-        const auto a2 = db.queue_check("ana", "16", files, 0, 2);
-        CHECK_THROWS_AS(db.queue_check("ana", "17", files, 0, 2), RateLimited);  // two waiting at most
-        const auto b1 = db.queue_check("ben", "15", files, 60, 2);
-        CHECK_THROWS_AS(db.queue_check("ben", "16", files, 60, 2), RateLimited);  // one per 60 s
+        const auto a1 = db.queue_check("ana", "15", "", files, 0, 2);
+        const auto a2 = db.queue_check("ana", "16", "", files, 0, 2);
+        CHECK_THROWS_AS(db.queue_check("ana", "17", "", files, 0, 2), RateLimited);  // two waiting at most
+        const auto b1 = db.queue_check("ben", "15", "", files, 60, 2);
+        CHECK_THROWS_AS(db.queue_check("ben", "16", "", files, 60, 2), RateLimited);  // one per 60 s
         CHECK(db.remote_check(a1)->queue_position == 1);
         CHECK(db.remote_check(a2)->queue_position == 2);
         CHECK(db.remote_check(b1)->queue_position == 3);
@@ -44,6 +44,40 @@ TEST_CASE("remote checks: limits, the fair order, the places") {
         CHECK(third->id == a2);
         CHECK_FALSE(db.claim_check());
         CHECK(db.remote_checks().size() == 3);
+
+        // A zoo: each device has a queue of its own; a Slurm device's job token finds its check
+        // only while it runs.
+        const auto g1 = db.queue_check("cy", "15", "A100", files, 0, 2);
+        const auto h1 = db.queue_check("dee", "15", "", files, 0, 2);
+        CHECK(db.remote_check(g1)->queue_position == 1);
+        CHECK(db.remote_check(h1)->queue_position == 1);
+        CHECK(db.remote_check(g1)->device == "A100");
+        const auto here = db.claim_check();
+        REQUIRE(here);
+        CHECK(here->id == h1);
+        CHECK_FALSE(db.claim_check({""}));
+        CHECK_FALSE(db.claim_check({}));
+        const auto there = db.claim_check({"H100", "A100"});
+        REQUIRE(there);
+        CHECK(there->id == g1);
+        CHECK(there->device == "A100");
+        CHECK_FALSE(db.check_by_token("hash-1"));
+        db.set_check_job(g1, "4242", "hash-1");
+        const auto by_token = db.check_by_token("hash-1");
+        REQUIRE(by_token);
+        CHECK(by_token->id == g1);
+        CHECK(by_token->job_id == "4242");
+        CHECK(by_token->files == files);
+        CHECK_FALSE(db.check_by_token(""));
+        db.finish_check(g1, "done", "{}");
+        CHECK_FALSE(db.check_by_token("hash-1"));  // spent with the result
+        // A restart puts a running check back in its queue, its old job's token spent.
+        const auto g2 = db.queue_check("cy", "16", "A100", files, 0, 2);
+        REQUIRE(db.claim_check({"A100"}));
+        db.set_check_job(g2, "4243", "hash-2");
+        db.requeue_running_checks();
+        CHECK(db.remote_check(g2)->state == "queued");
+        CHECK_FALSE(db.check_by_token("hash-2"));
     }
     std::filesystem::remove(file);
     std::filesystem::remove(file.string() + "-wal");
