@@ -63,6 +63,7 @@ struct ContestArgs {
     bool lab = false;    // serve the lab dashboard
     std::vector<std::string> remote_checks;  // exercises offered for remote checks
     int remote_interval_s = 10;
+    int remote_timeout_s = 0;
     double stuck_after_min = 15;
     std::string lab_token_file;
 };
@@ -309,8 +310,13 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
         ->capture_default_str();
     serve->add_option("--remote-checks", a->remote_checks,
                       "exercises a joined student may check here (`workbook check NN --remote`), graded by `workbook "
-                      "grade` on this server's device, e.g. --remote-checks 15 16 17, or all")
+                      "grade` on this server's device (with --devices: on each device of the zoo the student names, here or through "
+                      "Slurm), e.g. --remote-checks 15 16 17, or all")
         ->needs(roster);
+    serve->add_option("--remote-timeout", a->remote_timeout_s,
+                      "seconds per test run of a remote check (default: each exercise's limit): a check that hangs "
+                      "holds the device this long")
+        ->check(CLI::Range(1, 3600));
     serve->add_option("--remote-interval", a->remote_interval_s, "seconds between two remote checks of one student")
         ->check(CLI::Range(0, 3600))
         ->capture_default_str();
@@ -540,6 +546,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             }
             if (!so.remote.exercises.empty()) {
                 so.remote.min_interval_s = a->remote_interval_s;
+                so.remote.timeout_s = a->remote_timeout_s;
                 so.remote.workbook = std::filesystem::read_symlink("/proc/self/exe").string();
                 so.remote.root = *course_root;
                 so.remote.build = *course_build;

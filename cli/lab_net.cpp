@@ -243,7 +243,10 @@ CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::f
     stage_from(status, r);
     r.problems = logged_messages(output);
     if (r.passed()) r.speed = printed_by_test(output);
-    if (r.problems.empty() && !r.passed()) r.problems.push_back(fmt::format("the server's grader says: {}", sanitize(status, 100)));
+    // Not graded: the output is the server's reason (a device Slurm cannot run, a grader that failed).
+    if (r.problems.empty() && !r.passed())
+        r.problems.push_back(status == "not graded" && !output.empty() ? clipped(output, 1000)
+                                                                      : fmt::format("the server's grader says: {}", sanitize(status, 100)));
     r.log = output;
     r.race_note = fmt::format("remote check on {} ({}), {:.1f} s round trip", where, c->server, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return r;

@@ -163,7 +163,10 @@ std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& 
                                   "--out", out.string(), "--only", check.exercise, "-q"};
     if (!o.race_check) argv.push_back("--no-race-check");
     if (!o.sandbox) argv.push_back("--no-sandbox");
-    const auto limit = o.time_limits.count(check.exercise) ? o.time_limits.at(check.exercise) : 60;
+    if (o.timeout_s > 0) argv.insert(argv.end(), {"--timeout", std::to_string(o.timeout_s)});
+    const auto limit = o.timeout_s > 0                          ? o.timeout_s
+                       : o.time_limits.count(check.exercise) ? o.time_limits.at(check.exercise)
+                                                             : 60;
     const auto run = run_process(argv, std::chrono::seconds(300 + 12 * limit), env);
     const auto results = json::parse(read_file_or_empty(out / "results" / "student.json"), nullptr, false);
     fs::remove_all(dir, ec);
@@ -246,6 +249,7 @@ void add_check_job_routes(httplib::Server& server, Database& db, std::mutex& db_
                         {"root", o.root},
                         {"build", o.build},
                         {"race_check", o.race_check},
+                        {"timeout_s", o.timeout_s},
                         {"sandbox", o.sandbox}});
     });
     server.Post("/api/check-job/result", [&db, &db_mutex, check_of, log](const httplib::Request& req,
@@ -375,6 +379,7 @@ int check_job(const CheckJobOptions& o) {
         grade.build = start.at("build").get<std::string>();
         grade.race_check = start.at("race_check").get<bool>();
         grade.sandbox = start.at("sandbox").get<bool>();
+        grade.timeout_s = start.at("timeout_s").get<int>();
         grade.workbook = fs::read_symlink("/proc/self/exe").string();
         fmt::print("check-job: check {} of exercise {} on {}\n", check.id, check.exercise, hostname());
         std::fflush(stdout);

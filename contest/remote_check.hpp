@@ -49,6 +49,7 @@ struct RemoteCheckOptions {
     int max_jobs_per_device = 4;   // Slurm jobs of checks at once per device: the queue stays fair
     std::size_t max_bytes = 256 * 1024;  // all files of one check together
     int min_interval_s = 10;             // per student, between two checks
+    int timeout_s = 0;                   // seconds per test run; 0: each exercise's own limit
     int max_queued = 2;                  // per student, waiting at once
 };
 

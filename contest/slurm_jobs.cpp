@@ -159,11 +159,15 @@ std::string submit_device_job(const ZooDevice& d, const fs::path& dir, const std
     } catch (const std::exception& e) {  // no sbatch on PATH
         submitted.error = e.what();
     }
-    if (submitted.id.empty()) return sanitize(one_line("sbatch did not take the job (" + submitted.error + ")"), 500);
+    if (submitted.id.empty()) {
+        fs::remove(token_file, ec);  // no job will read it
+        return sanitize(one_line("sbatch did not take the job (" + submitted.error + ")"), 500);
+    }
     // Held until now, so that the job is recorded before it can start.
     record(submitted.id, token_hash(token));
     if (std::string why = grading::slurm::release(submitted.id); !why.empty()) {
         grading::slurm::cancel(submitted.id);
+        fs::remove(token_file, ec);
         return why;
     }
     return {};
