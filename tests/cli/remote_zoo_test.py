@@ -9,7 +9,8 @@ join lists the devices; 02's solution passes and its starter fails on both with 
 messages, each labelled with its device; a planted bug only the race pass sees (exercise 11) is
 caught on both; a host file that looks for the server's files and the other checks' job folders
 finds nothing while another student's check runs beside it; a host file that never returns is
-stopped at the server's time limit and the server keeps checking; a device Slurm cannot run comes
+stopped at the server's time limit and the server keeps checking, while rung 15's solution passes
+through Slurm with its speed table; a device Slurm cannot run comes
 back with the reason; `contest checks` shows each check's device; no job's token and no check's
 folder is left (the jobs' folders keep their Slurm logs, as a judging's do). Prints the round trip on each device. Prints ok/FAIL lines; exit 1 on any failure.
 """
@@ -61,7 +62,7 @@ def main():
     sandbox = shutil.which("bwrap") is not None
     race = shutil.which("oclgrind") is not None
     server.args = server.args[:server.args.index("--lab")] + ["--port", str(port), "--devices", zoo]
-    server.args += ["--remote-checks", "02", "03", "11", "--remote-interval", "0", "--remote-timeout", "25"]
+    server.args += ["--remote-checks", "02", "03", "11", "15", "--remote-interval", "0", "--remote-timeout", "25"]
     server.args += [] if sandbox else ["--no-sandbox"]
     server.args += [] if race else ["--no-race-check"]
     print(f"grading: sandbox {'on' if sandbox else 'OFF (no bwrap)'}, race pass {'on' if race else 'off'}")
@@ -151,6 +152,12 @@ def main():
         check("ben's check beside it is graded and passes", body.get("state") == "done" and body["result"]["passed"],
               json.dumps(body)[:2000])
 
+        # A speed rung through Slurm (its grade times the kernel against the rung's references),
+        # beside the hanging runner below on the other device.
+        status, body = post_check(port, tokens["ben"], [("exercise", b"15"), ("device", b"cluster"), (
+            "mmul.cl", open(os.path.join(source, "solutions", "15_sgemm_wpt", "mmul.cl"), "rb").read())])
+        rung_id = body.get("id")
+        check("a check of rung 15 is queued on cluster", status == 200, str(body))
         # A host file that never returns: the server's time limit stops it, and checks go on.
         hang = open(os.path.join(source, "solutions", "03_vadd_chain", "vadd_chain.cpp")).read()
         hang += "\n#include <unistd.h>\nnamespace {\nstruct Hang {\n  Hang() { for (;;) sleep(1); }\n} hang;\n}\n"
@@ -165,6 +172,11 @@ def main():
         code, text, _ = student.run("check", "03", "--remote", "--on", "here")
         check("and checks again after it", code == 0 and "PASS 03" in text, text)
 
+        body = wait_check(port, tokens["ben"], rung_id, 400)
+        output = (body.get("result") or {}).get("output", "")
+        check("rung 15's solution passes on cluster with its speed table", body.get("state") == "done"
+              and body["result"]["passed"] and "speed at N =" in output and "the previous rung" in output,
+              json.dumps(body)[:3000])
         listing = subprocess.run([workbook, "contest", "--db", os.path.join(out, "class.db"), "checks"],
                                  capture_output=True, text=True, timeout=60).stdout
         check("contest checks names each check's device", '"cluster" Portable' in listing and '"here" Portable'
