@@ -42,7 +42,7 @@ struct ContestArgs {
     std::int64_t retry_id = 0;
     std::string retry_device, devices, merge_file, merge_board, merge_from;
     contest::JudgeJobOptions job;
-    contest::CheckJobOptions check_job;
+    contest::JudgeJobOptions check_job;
     int reference_n = 1024;  // the size the judge ranks at: the reference's parameters are chosen for it
     contest::JudgeOptions judge;
     contest::RunOneOptions run_one;

@@ -354,19 +354,11 @@ void remote_check_slurm_loop(const fs::path& db_file, const RemoteCheckOptions& 
     }
 }
 
-int check_job(const CheckJobOptions& o) {
-    const std::string token = read_job_token(o.token_file, "check-job");
-    choose_device_here(o.platform, o.device, o.device_type);
-    httplib::Client client(o.server);
-    client.set_connection_timeout(30);
-    client.set_read_timeout(60);
-    const auto [status, body] = post_as_job(client, "/api/check-job/start", token, "{}", 6, "check-job");
-    if (status != 200)
-        throw Error(fmt::format("check-job: the server at {} did not hand out the check (HTTP {}): {}", o.server, status,
-                                one_line(body)));
+int check_job(const JudgeJobOptions& o) {
+    JobLink link(o, "check-job");
+    const json start = link.start("/api/check-job/start", "{}", "check");
     json answer;
     try {
-        const json start = json::parse(body);
         RemoteCheck check;
         check.id = start.at("id").get<std::int64_t>();
         check.exercise = start.at("exercise").get<std::string>();
@@ -404,10 +396,7 @@ int check_job(const CheckJobOptions& o) {
     fmt::print("check-job: {}\n", answer.contains("failed") ? one_line(answer["failed"].get<std::string>())
                                                            : answer["result"].value("status", std::string("?")));
     std::fflush(stdout);
-    const auto [sent, reply] = post_as_job(client, "/api/check-job/result", token,
-                                           answer.dump(-1, ' ', false, json::error_handler_t::replace), 8, "check-job");
-    if (sent != 200)
-        throw Error(fmt::format("check-job: the server did not take the result (HTTP {}): {}", sent, one_line(reply)));
+    link.finish("/api/check-job/result", answer.dump(-1, ' ', false, json::error_handler_t::replace));
     return 0;
 }
 

@@ -77,11 +77,9 @@ void remote_check_slurm_loop(const std::filesystem::path& db_file, const RemoteC
 std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir,
                             const std::vector<std::string>& env = {});
 
-struct CheckJobOptions {
-    std::string server, token_file;
-    std::string platform, device, device_type;  // the device choice on the node
-};
-// `workbook contest check-job`: a Slurm job's side. Returns the exit status.
-int check_job(const CheckJobOptions& options);
+// `workbook contest check-job`: a Slurm job's side. Returns the exit status. The options are a
+// judging job's (contest/slurm_jobs.hpp): the server, the token file, the device choice.
+struct JudgeJobOptions;
+int check_job(const JudgeJobOptions& options);
 
 }  // namespace workbook::contest

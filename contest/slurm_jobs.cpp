@@ -317,43 +317,47 @@ void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, co
 
 // ---- the job's side ---------------------------------------------------------------------------
 
-std::pair<int, std::string> post_as_job(httplib::Client& client, const std::string& path, const std::string& token,
-                                        const std::string& body, int attempts, const std::string& who) {
+JobLink::JobLink(const JudgeJobOptions& o, std::string who)
+    : client_(o.server), server_(o.server), who_(std::move(who)) {
+    token_ = read_plain_file(o.token_file, 256);
+    std::error_code ec;
+    fs::remove(o.token_file, ec);  // read once: nothing on the node keeps it
+    if (token_.size() != 64) throw Error(who_ + ": " + o.token_file + " does not hold a job token");
+    for (const auto& [name, value] : {std::pair{"WORKBOOK_PLATFORM", &o.platform}, std::pair{"WORKBOOK_DEVICE", &o.device},
+                                      std::pair{"WORKBOOK_DEVICE_TYPE", &o.device_type}})
+        if (!value->empty()) ::setenv(name, value->c_str(), 1);
+    client_.set_connection_timeout(30);
+    client_.set_read_timeout(60);
+}
+
+std::pair<int, std::string> JobLink::post(const std::string& path, const std::string& body, int attempts) {
     for (int i = 0; i < attempts; ++i) {
         if (i > 0) std::this_thread::sleep_for(std::chrono::seconds(std::min(30, 2 << i)));
-        auto r = client.Post(path, {{"Authorization", "Bearer " + token}}, body, "application/json");
+        auto r = client_.Post(path, {{"Authorization", "Bearer " + token_}}, body, "application/json");
         if (r && r->status < 500) return {r->status, r->body};
-        fmt::print(stderr, "{}: {} {}: {}\n", who, path, r ? "HTTP " + std::to_string(r->status) : "no answer",
+        fmt::print(stderr, "{}: {} {}: {}\n", who_, path, r ? "HTTP " + std::to_string(r->status) : "no answer",
                    r ? "" : httplib::to_string(r.error()));
     }
     return {0, {}};
 }
 
-std::string read_job_token(const std::string& token_file, const std::string& who) {
-    const std::string token = read_plain_file(token_file, 256);
-    std::error_code ec;
-    fs::remove(token_file, ec);  // read once: nothing on the node keeps it
-    if (token.size() != 64) throw Error(who + ": " + token_file + " does not hold a job token");
-    return token;
+nlohmann::json JobLink::start(const std::string& path, const std::string& body, const std::string& what) {
+    const auto [status, answer] = post(path, body, 6);
+    if (status != 200)
+        throw Error(fmt::format("{}: the server at {} did not hand out the {} (HTTP {}): {}", who_, server_, what, status,
+                                one_line(answer)));
+    return json::parse(answer);
 }
 
-void choose_device_here(const std::string& platform, const std::string& device, const std::string& device_type) {
-    for (const auto& [name, value] : {std::pair{"WORKBOOK_PLATFORM", &platform}, std::pair{"WORKBOOK_DEVICE", &device},
-                                      std::pair{"WORKBOOK_DEVICE_TYPE", &device_type}})
-        if (!value->empty()) ::setenv(name, value->c_str(), 1);
+void JobLink::finish(const std::string& path, const std::string& body) {
+    const auto [sent, answer] = post(path, body, 8);
+    if (sent != 200)
+        throw Error(fmt::format("{}: the server did not take the result (HTTP {}): {}", who_, sent, one_line(answer)));
 }
 
 int judge_job(const JudgeJobOptions& o) {
-    const std::string token = read_job_token(o.token_file, "judge-job");
-    choose_device_here(o.platform, o.device, o.device_type);
-    httplib::Client client(o.server);
-    client.set_connection_timeout(30);
-    client.set_read_timeout(60);
-    const auto [status, body] = post_as_job(client, "/api/job/start", token, json{{"node", hostname()}}.dump(), 6, "judge-job");
-    if (status != 200)
-        throw Error(fmt::format("judge-job: the server at {} did not hand out the judging (HTTP {}): {}", o.server,
-                                status, one_line(body)));
-    const json start = json::parse(body);
+    JobLink link(o, "judge-job");
+    const json start = link.start("/api/job/start", json{{"node", hostname()}}.dump(), "judging");
     const JudgeOptions options = options_from_json(start.at("options"));
     Submission entry;
     entry.id = start.at("submission_id").get<std::int64_t>();
@@ -371,9 +375,7 @@ int judge_job(const JudgeJobOptions& o) {
         out = judge_source(entry, options);
     fmt::print("judge-job: {}{}\n", out.status, out.reason.empty() ? "" : ": " + one_line(out.reason));
     std::fflush(stdout);
-    const auto [sent, answer] = post_as_job(client, "/api/job/result", token, outcome_to_json(out).dump(), 8, "judge-job");
-    if (sent != 200)
-        throw Error(fmt::format("judge-job: the server did not take the result (HTTP {}): {}", sent, one_line(answer)));
+    link.finish("/api/job/result", outcome_to_json(out).dump());
     return 0;
 }
 

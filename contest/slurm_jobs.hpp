@@ -77,18 +77,27 @@ private:
 void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, const Zoo& zoo,
                     const JudgeOptions& options, std::function<void(const std::string&)> log);
 
-// The job's side of both kinds. POSTs with retries (the server may be restarting); nothing
-// answered: status 0. `who` names the job in its messages.
-std::pair<int, std::string> post_as_job(httplib::Client& client, const std::string& path, const std::string& token,
-                                        const std::string& body, int attempts, const std::string& who);
-// The job's token from its file, which is then deleted. Throws when it holds none.
-std::string read_job_token(const std::string& token_file, const std::string& who);
-// The device choice on the node, as WORKBOOK_PLATFORM, _DEVICE, _DEVICE_TYPE of this process.
-void choose_device_here(const std::string& platform, const std::string& device, const std::string& device_type);
-
 struct JudgeJobOptions {
     std::string server, token_file;
     std::string platform, device, device_type;  // the device choice on the node
+};
+
+// The job's side of both kinds (a judging's, a remote check's): its token read from its file,
+// which is then deleted; the device chosen here (WORKBOOK_PLATFORM, _DEVICE, _DEVICE_TYPE of this
+// process); the server reached with retries (it may be restarting). `who` names the job in its
+// messages.
+class JobLink {
+public:
+    JobLink(const JudgeJobOptions& options, std::string who);
+    // Asks for the work; Error unless the server answers 200 with JSON. `what`: "judging", "check".
+    nlohmann::json start(const std::string& path, const std::string& body, const std::string& what);
+    // Posts the result; Error unless the server takes it.
+    void finish(const std::string& path, const std::string& body);
+
+private:
+    std::pair<int, std::string> post(const std::string& path, const std::string& body, int attempts);
+    httplib::Client client_;
+    std::string server_, who_, token_;
 };
 
 // `workbook contest judge-job`: the job's side. Returns the exit status.

@@ -49,7 +49,9 @@ if ! first_error=$(probe); then
     nproc=$(ulimit -Hu)
     { [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ]; } && nproc=32769
     run_opts=(--ulimit "nofile=$(ulimit -Sn):$(ulimit -Hn)" --ulimit "nproc=$((nproc - 1)):$((nproc - 1))")
-    probe >/dev/null || skip "$engine cannot start a container here: $(printf '%s' "$first_error" | tail -n 1)"
+    hint=""
+    [ "$engine" = podman ] && ! command -v runc >/dev/null && hint=" (apt-get install runc: podman then tries runc, which starts where crun cannot, as on a machine that is itself a container)"
+    probe >/dev/null || skip "$engine cannot start a container here: $(printf '%s' "$first_error" | tail -n 1)$hint"
     echo "note: containers start here only as: ${engine_cmd[*]} run ${run_opts[*]} (the default said: $(printf '%s' "$first_error" | tail -n 1))"
 fi
 
