@@ -92,7 +92,8 @@ expect_contains "$out" "PASS 02" "the solution of 02 passes"
 expect_contains "$out" "race check: clean (" "the race pass ran under Oclgrind and found nothing"
 
 # 3. The race pass finds what PoCL hides: exercise 09's solution without the barrier that ends a
-# column passes the graded test on the CPU, and Oclgrind reports the race.
+# column. The CPU's run of the graded sizes does not show it (the traffic run under Oclgrind may
+# see its wrong values); the race pass names the race, at the kernel's lines.
 mmul="$student/exercises/09_mmul_col_local/mmul.cl"
 cp "$student/solutions/09_mmul_col_local/mmul.cl" "$mmul"
 sed -i '/everyone is done with this column/d' "$mmul"
@@ -100,7 +101,7 @@ sed -i '/everyone is done with this column/d' "$mmul"
     fail "the barrier was not removed from exercise 09's kernel"
 run 900 "$image" check 09
 [ "$status" = 1 ] || fail "check 09 without its barrier: exit $status, expected 1; output:\n$out"
-expect_contains "$out" "the race check found a problem the CPU device hides" "the missing barrier is found by the race pass"
+expect_contains "$out" "Oclgrind: Read-write data race" "the missing barrier is found by the race pass"
 expect_contains "$out" "mmul.cl:" "at a line of the kernel file"
 
 # 4. `workbook grade` on a class of two (the solution and the starter), in the container as it comes
