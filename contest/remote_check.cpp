@@ -52,6 +52,16 @@ std::string zoo_devices(const Zoo& zoo) {
     return list;
 }
 
+// A check's folder under `parent`. The grader's unprivileged users must enter it, so it cannot be
+// private; `parent` is made 0711 (entered, never listed) and the folder's name has a random part,
+// so that another user of the machine cannot find a student's files while their check runs.
+fs::path unlisted_folder(const fs::path& parent, const std::string& prefix) {
+    fs::create_directories(parent);
+    fs::permissions(parent, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::replace);
+    return parent / (prefix + "-" + new_token().substr(0, 16));
+}
+
 // What a student sees of a check the server could not grade.
 std::string not_graded(const std::string& why) {
     return json{{"status", "not graded"}, {"passed", false}, {"output", "the server could not grade this check: " + why}}
@@ -207,7 +217,7 @@ void remote_check_loop(const fs::path& db_file, const RemoteCheckOptions& o, con
             if (stop) break;  // the check goes back to the queue at the next start
             try {
                 const auto* d = o.zoo.find(check->device);
-                const std::string result = grade_one_check(*check, o, o.jobs_dir / std::to_string(check->id),
+                const std::string result = grade_one_check(*check, o, unlisted_folder(o.jobs_dir, std::to_string(check->id)),
                                                            d ? d->environment() : std::vector<std::string>{});
                 db.finish_check(check->id, "done", result);
                 log(fmt::format("remote check {} ({} of student:{}): graded", check->id, check->exercise, check->student));
@@ -375,14 +385,11 @@ int check_job(const JudgeJobOptions& o) {
         grade.workbook = fs::read_symlink("/proc/self/exe").string();
         fmt::print("check-job: check {} of exercise {} on {}\n", check.id, check.exercise, hostname());
         std::fflush(stdout);
-        // A folder of the node's own: the grader's unprivileged unpack must enter it (so not 0700),
-        // and nothing else of this job lies there.
+        // A folder of the node's own, nothing else of this job in it.
         std::string tmpl = (fs::temp_directory_path() / "workbook-check-XXXXXX").string();
         if (!::mkdtemp(tmpl.data())) throw Error("cannot make a folder in " + fs::temp_directory_path().string());
-        fs::permissions(tmpl, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec,
-                        fs::perm_options::replace);
         try {
-            answer = {{"result", json::parse(grade_one_check(check, grade, fs::path(tmpl) / "check"))}};
+            answer = {{"result", json::parse(grade_one_check(check, grade, unlisted_folder(tmpl, "check")))}};
         } catch (...) {
             std::error_code ec;
             fs::remove_all(tmpl, ec);

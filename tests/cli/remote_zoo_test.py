@@ -186,8 +186,10 @@ def main():
         check("no job's token is left", left == [], str(left))
         check("no check's folder is left on the node", os.listdir(os.path.join(out, "tmp")) == [],
               str(os.listdir(os.path.join(out, "tmp"))))
-        check("nor on the server", not os.path.isdir(os.path.join(out, "class.db.checks"))
-              or os.listdir(os.path.join(out, "class.db.checks")) == [])
+        checks_dir = os.path.join(out, "class.db.checks")
+        check("nor on the server", os.listdir(checks_dir) == [], str(os.listdir(checks_dir)))
+        check("whose checks' folder others may enter but not list (0711)",
+              os.stat(checks_dir).st_mode & 0o777 == 0o711, oct(os.stat(checks_dir).st_mode))
         print(f"round trip of 02's solution: here (the server's worker) {trips.get('here', 0):.1f} s, "
               f"cluster (a Slurm job per check) {trips.get('cluster', 0):.1f} s")
     finally:
