@@ -64,6 +64,7 @@ struct ContestArgs {
     std::vector<std::string> remote_checks;  // exercises offered for remote checks
     int remote_interval_s = 10;
     int remote_timeout_s = 0;
+    int remote_batch = 4;
     double stuck_after_min = 15;
     std::string lab_token_file;
 };
@@ -317,6 +318,11 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
                       "seconds per test run of a remote check (default: each exercise's limit): a check that hangs "
                       "holds the device this long")
         ->check(CLI::Range(1, 3600));
+    serve->add_option("--remote-batch", a->remote_batch,
+                      "a device's waiting remote checks of one exercise graded together, up to this many: the "
+                      "exercise's reference runs once for them (1: one at a time)")
+        ->check(CLI::Range(1, 16))
+        ->capture_default_str();
     serve->add_option("--remote-interval", a->remote_interval_s, "seconds between two remote checks of one student")
         ->check(CLI::Range(0, 3600))
         ->capture_default_str();
@@ -547,6 +553,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             if (!so.remote.exercises.empty()) {
                 so.remote.min_interval_s = a->remote_interval_s;
                 so.remote.timeout_s = a->remote_timeout_s;
+                so.remote.batch = a->remote_batch;
                 so.remote.workbook = std::filesystem::read_symlink("/proc/self/exe").string();
                 so.remote.root = *course_root;
                 so.remote.build = *course_build;

@@ -189,6 +189,8 @@ public:
     // student with the fewest checks taken in the last 15 minutes (so a student's long checks delay
     // chiefly their own). Each device has a queue of its own.
     std::optional<RemoteCheck> claim_check(const std::vector<std::string>& devices = {""});
+    // Up to `most` of them at once, in that order, of one exercise ("": any).
+    std::vector<RemoteCheck> claim_checks(const std::vector<std::string>& devices, const std::string& exercise, int most);
     // A Slurm device's check: its job and the hash of the job's token, valid until its result.
     void set_check_job(std::int64_t id, const std::string& job_id, const std::string& token_hash);
     std::optional<RemoteCheck> check_by_token(const std::string& token_hash) const;  // a running one, with files

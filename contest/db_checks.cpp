@@ -95,28 +95,44 @@ std::int64_t Database::queue_check(const std::string& student, const std::string
     return id;
 }
 
-std::optional<RemoteCheck> Database::claim_check(const std::vector<std::string>& devices) {
-    if (devices.empty()) return std::nullopt;
+std::vector<RemoteCheck> Database::claim_checks(const std::vector<std::string>& devices, const std::string& exercise,
+                                                int most) {
+    std::vector<RemoteCheck> claimed;
+    if (devices.empty() || most < 1) return claimed;
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement s(*db_, fair_queue(in_list(devices)) +
                                   "SELECT c.id, c.student_id, c.exercise, c.submitted_at, c.device FROM q JOIN "
-                                  "remote_checks c ON c.id = q.id ORDER BY q.recent, q.id LIMIT 1");
-    for (std::size_t i = 0; i < devices.size(); ++i) s.bind(static_cast<int>(i + 1), devices[i]);
-    if (!s.executeStep()) return std::nullopt;
-    RemoteCheck c;
-    c.id = s.getColumn(0).getInt64();
-    c.student = s.getColumn(1).getString();
-    c.exercise = s.getColumn(2).getString();
-    c.submitted_at = s.getColumn(3).getString();
-    c.device = s.getColumn(4).getString();
-    c.state = "running";
-    c.files = files_of(*db_, c.id);
-    SQLite::Statement mark(*db_, "UPDATE remote_checks SET state = 'running', "
-                                 "started_at = strftime('%Y-%m-%dT%H:%M:%S','now') WHERE id = ?");
-    mark.bind(1, static_cast<std::int64_t>(c.id));
-    mark.exec();
+                                  "remote_checks c ON c.id = q.id WHERE ? IN ('', c.exercise) ORDER BY q.recent, q.id "
+                                  "LIMIT ?");
+    int at = 1;
+    for (const auto& d : devices) s.bind(at++, d);
+    s.bind(at++, exercise);
+    s.bind(at, most);
+    while (s.executeStep()) {
+        RemoteCheck c;
+        c.id = s.getColumn(0).getInt64();
+        c.student = s.getColumn(1).getString();
+        c.exercise = s.getColumn(2).getString();
+        c.submitted_at = s.getColumn(3).getString();
+        c.device = s.getColumn(4).getString();
+        c.state = "running";
+        claimed.push_back(std::move(c));
+    }
+    for (auto& c : claimed) {
+        c.files = files_of(*db_, c.id);
+        SQLite::Statement mark(*db_, "UPDATE remote_checks SET state = 'running', "
+                                     "started_at = strftime('%Y-%m-%dT%H:%M:%S','now') WHERE id = ?");
+        mark.bind(1, static_cast<std::int64_t>(c.id));
+        mark.exec();
+    }
     t.commit();
-    return c;
+    return claimed;
+}
+
+std::optional<RemoteCheck> Database::claim_check(const std::vector<std::string>& devices) {
+    auto one = claim_checks(devices, "", 1);
+    if (one.empty()) return std::nullopt;
+    return std::move(one.front());
 }
 
 void Database::set_check_job(std::int64_t id, const std::string& job_id, const std::string& token_hash) {

@@ -152,46 +152,67 @@ void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& 
         j["result"] = c->result.empty() ? json(nullptr) : json::parse(c->result, nullptr, false);
         send_json(res, j);
     });
-    log(fmt::format("remote checks: exercises {} graded here by `workbook grade` (one at a time{}{})", offered(options),
+    log(fmt::format("remote checks: exercises {} graded by `workbook grade` ({}one grade at a time per device, up to "
+                    "{} waiting checks of an exercise together{}{})",
+                    offered(options), options.zoo.devices.empty() ? "here, " : "on the zoo's devices, ", options.batch,
                     options.sandbox ? "" : ", NO SANDBOX", options.race_check ? "" : ", no race pass"));
+}
+
+std::vector<std::string> grade_checks(const std::vector<RemoteCheck>& checks, const RemoteCheckOptions& o,
+                                      const fs::path& dir, const std::vector<std::string>& env) {
+    if (checks.empty()) return {};
+    const std::string& exercise = checks.front().exercise;
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    const fs::path subs = dir / "submissions", out = dir / "out";
+    for (const auto& check : checks) {
+        if (check.exercise != exercise) throw Error("checks graded together must be of one exercise");
+        // In the exercise's folder: several exercises edit a file of one name (mmul.cl), and the
+        // grader takes a loose one only when its name is the course's only one.
+        const fs::path folder = subs / fmt::format("c{}", check.id) / o.dirs.at(exercise);
+        fs::create_directories(folder);
+        for (const auto& [name, content] : check.files) {
+            std::ofstream f(folder / name, std::ios::binary);
+            f << content;
+        }
+    }
+    std::vector<std::string> argv{o.workbook, "--root", o.root, "--build-dir", o.build, "grade", subs.string(),
+                                  "--out", out.string(), "--only", exercise, "-q"};
+    if (!o.race_check) argv.push_back("--no-race-check");
+    if (!o.sandbox) argv.push_back("--no-sandbox");
+    if (o.timeout_s > 0) argv.insert(argv.end(), {"--timeout", std::to_string(o.timeout_s)});
+    const auto limit = o.timeout_s > 0                    ? o.timeout_s
+                       : o.time_limits.count(exercise) ? o.time_limits.at(exercise)
+                                                       : 60;
+    const auto run = run_process(argv, std::chrono::seconds(300 + 12 * limit * static_cast<long>(checks.size())), env);
+    std::vector<std::string> results;
+    for (const auto& check : checks) {
+        const auto r = json::parse(read_file_or_empty(out / "results" / fmt::format("c{}.json", check.id)), nullptr, false);
+        if (r.is_discarded() || !r.contains("tests") || !r["tests"].is_array() || r["tests"].empty()) {
+            results.emplace_back();  // no result for this one
+            continue;
+        }
+        const json& t = r["tests"][0];
+        const std::string status = t.value("status", "failed"), output = t.value("output", "");
+        results.push_back(json{{"status", status},
+                               {"passed", status == "passed"},
+                               {"score", t.value("score", 0.0)},
+                               {"max", t.value("max_score", 0.0)},
+                               {"output", output},
+                               {"device", device_of(output)},
+                               {"seconds", run.seconds / static_cast<double>(checks.size())}}
+                              .dump(-1, ' ', false, json::error_handler_t::replace));
+    }
+    fs::remove_all(dir, ec);
+    if (std::all_of(results.begin(), results.end(), [](const std::string& r) { return r.empty(); }))
+        throw Error(fmt::format("the grader gave no result ({}): {}", run.status(), clipped(run.output, 2000)));
+    return results;
 }
 
 std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& o, const fs::path& dir,
                             const std::vector<std::string>& env) {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    const fs::path subs = dir / "submissions", out = dir / "out";
-    // In the exercise's folder: several exercises edit a file of one name (mmul.cl), and the
-    // grader takes a loose one only when its name is the course's only one.
-    const fs::path folder = subs / "student" / o.dirs.at(check.exercise);
-    fs::create_directories(folder);
-    for (const auto& [name, content] : check.files) {
-        std::ofstream f(folder / name, std::ios::binary);
-        f << content;
-    }
-    std::vector<std::string> argv{o.workbook, "--root", o.root, "--build-dir", o.build, "grade", subs.string(),
-                                  "--out", out.string(), "--only", check.exercise, "-q"};
-    if (!o.race_check) argv.push_back("--no-race-check");
-    if (!o.sandbox) argv.push_back("--no-sandbox");
-    if (o.timeout_s > 0) argv.insert(argv.end(), {"--timeout", std::to_string(o.timeout_s)});
-    const auto limit = o.timeout_s > 0                          ? o.timeout_s
-                       : o.time_limits.count(check.exercise) ? o.time_limits.at(check.exercise)
-                                                             : 60;
-    const auto run = run_process(argv, std::chrono::seconds(300 + 12 * limit), env);
-    const auto results = json::parse(read_file_or_empty(out / "results" / "student.json"), nullptr, false);
-    fs::remove_all(dir, ec);
-    if (results.is_discarded() || !results.contains("tests") || !results["tests"].is_array() || results["tests"].empty())
-        throw Error(fmt::format("the grader gave no result ({}): {}", run.status(), clipped(run.output, 2000)));
-    const json& t = results["tests"][0];
-    const std::string status = t.value("status", "failed"), output = t.value("output", "");
-    return json{{"status", status},
-                {"passed", status == "passed"},
-                {"score", t.value("score", 0.0)},
-                {"max", t.value("max_score", 0.0)},
-                {"output", output},
-                {"device", device_of(output)},
-                {"seconds", run.seconds}}
-        .dump(-1, ' ', false, json::error_handler_t::replace);
+    auto results = grade_checks({check}, o, dir, env);
+    return results.front();
 }
 
 void remote_check_loop(const fs::path& db_file, const RemoteCheckOptions& o, const std::atomic<bool>& stop,
@@ -214,16 +235,26 @@ void remote_check_loop(const fs::path& db_file, const RemoteCheckOptions& o, con
             std::optional<JudgingLock> turn;
             while (!stop && !(turn.emplace(db_file, JudgingLock::Kind::exclusive, JudgingLock::IfFree{}), turn->held()))
                 std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            if (stop) break;  // the check goes back to the queue at the next start
+            if (stop) break;  // the checks go back to the queue at the next start
+            // The other checks of this exercise waiting for this device go with it, as a class of
+            // several: the grader runs the exercise's reference once for all of them (half of a
+            // speed rung's grade), each student's test still alone with the device.
+            std::vector<RemoteCheck> batch{*check};
+            for (auto& more : db.claim_checks({check->device}, check->exercise, o.batch - 1)) batch.push_back(std::move(more));
+            std::string ids;
+            for (const auto& c : batch) ids += (ids.empty() ? "" : ", ") + std::to_string(c.id);
             try {
                 const auto* d = o.zoo.find(check->device);
-                const std::string result = grade_one_check(*check, o, unlisted_folder(o.jobs_dir, std::to_string(check->id)),
-                                                           d ? d->environment() : std::vector<std::string>{});
-                db.finish_check(check->id, "done", result);
-                log(fmt::format("remote check {} ({} of student:{}): graded", check->id, check->exercise, check->student));
+                const auto results = grade_checks(batch, o, unlisted_folder(o.jobs_dir, std::to_string(check->id)),
+                                                  d ? d->environment() : std::vector<std::string>{});
+                for (std::size_t i = 0; i < batch.size(); ++i)
+                    db.finish_check(batch[i].id, results[i].empty() ? "failed" : "done",
+                                    results[i].empty() ? not_graded("the grader gave no result for it") : results[i]);
+                log(fmt::format("remote check{} {} ({}): graded{}", batch.size() > 1 ? "s" : "", ids, check->exercise,
+                                batch.size() > 1 ? " together" : ""));
             } catch (const std::exception& e) {
-                db.finish_check(check->id, "failed", not_graded("its log says why"));
-                log(fmt::format("remote check {}: not graded: {}", check->id, e.what()));
+                for (const auto& c : batch) db.finish_check(c.id, "failed", not_graded("its log says why"));
+                log(fmt::format("remote check{} {}: not graded: {}", batch.size() > 1 ? "s" : "", ids, e.what()));
             }
         }
     } catch (const std::exception& e) {

@@ -50,6 +50,7 @@ struct RemoteCheckOptions {
     std::size_t max_bytes = 256 * 1024;  // all files of one check together
     int min_interval_s = 10;             // per student, between two checks
     int timeout_s = 0;                   // seconds per test run; 0: each exercise's own limit
+    int batch = 4;                       // a local device's waiting checks of one exercise graded together
     int max_queued = 2;                  // per student, waiting at once
 };
 
@@ -71,9 +72,13 @@ void remote_check_loop(const std::filesystem::path& db_file, const RemoteCheckOp
 void remote_check_slurm_loop(const std::filesystem::path& db_file, const RemoteCheckOptions& options,
                              const std::atomic<bool>& stop, const std::function<void(const std::string&)>& log);
 
-// One check graded: the grader on a class of one in `dir` (created, removed after), with `env`
-// (the device's choice) added; the result as JSON text: {"status", "passed", "score", "max",
-// "output", "device", "seconds"}.
+// Checks of one exercise graded: the grader on a class of them in `dir` (created, removed after),
+// with `env` (the device's choice) added; each one's result as JSON text: {"status", "passed",
+// "score", "max", "output", "device", "seconds"}, "" where the grader gave none for it (Error
+// when it gave none at all).
+std::vector<std::string> grade_checks(const std::vector<RemoteCheck>& checks, const RemoteCheckOptions& options,
+                                      const std::filesystem::path& dir, const std::vector<std::string>& env = {});
+// One check graded (a Slurm job's): Error when the grader gave no result.
 std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir,
                             const std::vector<std::string>& env = {});
 

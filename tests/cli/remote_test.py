@@ -9,7 +9,9 @@ aside: the server draws its own inputs); solutions of 02 and of 03 (host code) p
 device; a host file that tries to read the server's database, the students' tokens and the
 instructor's token finds none of them, and nothing of them comes back; the refusals (an exercise not
 offered, a file that is not the exercise's, an oversized upload, no token, another student's check,
-a second check too soon), the server still serving. Prints ok/FAIL lines; exit 1 on any failure.
+a second check too soon), the server still serving; a judging holding the device makes checks wait,
+and two waiting checks of one exercise are then graded together. Prints ok/FAIL lines; exit 1 on
+any failure.
 """
 import fcntl
 import json
@@ -158,6 +160,10 @@ def main():
         ben_id = body.get("id")
         status, body = post_check(port, tokens["ben"], fields)
         check("a second check within the interval: 429", status == 429, str(body))
+        status, body = post_check(port, tokens["ana"], fields)
+        check("ana's check of the same exercise is queued behind it", status == 200 and body.get("queue_position") in (1, 2),
+              str(body))
+        ana_id = body.get("id")
         status, body, _ = http(port, f"/api/check/{ben_id}", tokens["ana"])
         check("ana cannot read ben's check: 404", status == 404, str(body))
         time.sleep(8)  # a grade of 02 takes about 5 s here
@@ -174,13 +180,18 @@ def main():
                 break
             time.sleep(0.5)
         check("ben's check is graded and passes", state == "done" and body["result"]["passed"], json.dumps(body)[:2000])
+        body = http(port, f"/api/check/{ana_id}", tokens["ana"])[1]
+        check("and ana's with it", body.get("state") == "done" and body["result"]["passed"], json.dumps(body)[:2000])
+        check("in one grade: the server graded them together (one reference run)",
+              f"remote checks {ben_id}, {ana_id} (02): graded together" in open(server.log).read(),
+              open(server.log).read()[-2000:])
         listing = subprocess.run([workbook, "contest", "--db", os.path.join(out, "class.db"), "checks"],
                                  capture_output=True, text=True, timeout=60).stdout
         row = next((l for l in listing.splitlines() if l.split()[:1] == [str(ben_id)]), "")
         check("contest checks lists ben's check for the instructor", row.split()[1:5] == ["ben", "02", "done", "passed"],
               listing)
-        check("and every check of the session until then: ana 5, ben 1",
-              sum(1 for l in listing.splitlines()[1:] if l.strip()) == 6,
+        check("and every check of the session until then: ana 6, ben 1",
+              sum(1 for l in listing.splitlines()[1:] if l.strip()) == 7,
               listing)
         # 05 edits mmul.cl, a name several exercises share: the server files it in 05's folder.
         time.sleep(1.1)

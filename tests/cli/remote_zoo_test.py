@@ -62,7 +62,9 @@ def main():
     sandbox = shutil.which("bwrap") is not None
     race = shutil.which("oclgrind") is not None
     server.args = server.args[:server.args.index("--lab")] + ["--port", str(port), "--devices", zoo]
-    server.args += ["--remote-checks", "02", "03", "11", "15", "--remote-interval", "0", "--remote-timeout", "25"]
+    # The limit cuts the hanging runner short and must leave room for rung 15's graded test on a
+    # loaded machine (25 s did not, with ctest -j2: its test ran past it).
+    server.args += ["--remote-checks", "02", "03", "11", "15", "--remote-interval", "0", "--remote-timeout", "75"]
     server.args += [] if sandbox else ["--no-sandbox"]
     server.args += [] if race else ["--no-race-check"]
     print(f"grading: sandbox {'on' if sandbox else 'OFF (no bwrap)'}, race pass {'on' if race else 'off'}")
@@ -165,7 +167,7 @@ def main():
             f.write(hang)
         code, text, seconds = student.run("check", "03", "--remote", "--on", "here")
         check("a runner that never answers fails at the server's limit", code == 1 and "FAIL 03" in text
-              and seconds < 200, f"{seconds:.0f} s\n{text}")
+              and 75 <= seconds < 250, f"{seconds:.0f} s\n{text}")
         status, _, _ = http(port, "/api/board")
         check("the server keeps serving", status == 200)
         student.solve("03_vadd_chain")

@@ -78,6 +78,23 @@ TEST_CASE("remote checks: limits, the fair order, the places") {
         db.requeue_running_checks();
         CHECK(db.remote_check(g2)->state == "queued");
         CHECK_FALSE(db.check_by_token("hash-2"));
+
+        // A batch: the other waiting checks of the same exercise and device, in the fair order.
+        const auto z1 = db.queue_check("eve", "15", "Z", files, 0, 2);
+        const auto z2 = db.queue_check("fay", "16", "Z", files, 0, 2);
+        const auto z3 = db.queue_check("gus", "15", "Z", files, 0, 2);
+        const auto z4 = db.queue_check("hal", "15", "A100", files, 0, 2);
+        const auto first_z = db.claim_check({"Z"});
+        REQUIRE(first_z);
+        CHECK(first_z->id == z1);
+        const auto more = db.claim_checks({"Z"}, "15", 3);
+        REQUIRE(more.size() == 1);  // not fay's 16, not hal's on another device
+        CHECK(more[0].id == z3);
+        CHECK(more[0].files == files);
+        CHECK(db.remote_check(z3)->state == "running");
+        CHECK(db.remote_check(z2)->queue_position == 1);
+        CHECK(db.remote_check(z4)->state == "queued");
+        CHECK(db.claim_checks({"Z"}, "15", 0).empty());
     }
     std::filesystem::remove(file);
     std::filesystem::remove(file.string() + "-wal");
