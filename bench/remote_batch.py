@@ -1,10 +1,10 @@
 """What grading a device's waiting remote checks of one exercise together saves: STUDENTS checks of
-rung 15's solution, queued at once (a contest judging holds the device while they arrive, as in a
+a rung's solution (EXERCISE, default 15_sgemm_wpt), queued at once (a contest judging holds the device while they arrive, as in a
 lab where a class checks the same rung), then graded with `--remote-batch 1` (one `workbook grade`
 each: a reference run each) and with `--remote-batch STUDENTS` (one grade for all). Prints a table:
 the time until the last result, and the mean wait per student.
 
-  python3 bench/remote_batch.py WORKBOOK OUT_DIR [STUDENTS]
+  python3 bench/remote_batch.py WORKBOOK OUT_DIR [STUDENTS] [EXERCISE]
 
 WORKBOOK is the main build's command (the server; the checks are posted as `workbook check
 --remote` posts them); env WORKBOOK_SOURCE names the source tree. The server grades with its
@@ -22,7 +22,7 @@ from lab_test import Server, free_port, http  # noqa: E402
 from remote_test import post_check  # noqa: E402
 
 
-def run(workbook, out, students, batch):
+def run(workbook, out, students, batch, exercise):
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     roster = os.path.join(out, "roster.csv")
@@ -30,7 +30,7 @@ def run(workbook, out, students, batch):
         f.write("".join(f"s{i}\n" for i in range(students)))
     port = free_port()
     server = Server(workbook, out, port, roster)
-    server.args = server.args[:server.args.index("--lab")] + ["--port", str(port), "--remote-checks", "15",
+    server.args = server.args[:server.args.index("--lab")] + ["--port", str(port), "--remote-checks", exercise[:2],
                                                               "--remote-interval", "0", "--remote-batch", str(batch)]
     if shutil.which("bwrap") is None:
         server.args.append("--no-sandbox")
@@ -40,12 +40,12 @@ def run(workbook, out, students, batch):
         sys.exit("the server did not start: " + open(server.log).read())
     try:
         tokens = server.tokens()
-        kernel = open(os.path.join(os.environ["WORKBOOK_SOURCE"], "solutions", "15_sgemm_wpt", "mmul.cl"), "rb").read()
+        kernel = open(os.path.join(os.environ["WORKBOOK_SOURCE"], "solutions", exercise, "mmul.cl"), "rb").read()
         held = open(os.path.join(out, "class.db.judging.lock"), "a")
         fcntl.flock(held, fcntl.LOCK_SH)
         ids = {}
         for who, token in tokens.items():
-            status, body = post_check(port, token, [("exercise", b"15"), ("mmul.cl", kernel)])
+            status, body = post_check(port, token, [("exercise", exercise[:2].encode()), ("mmul.cl", kernel)])
             if status != 200:
                 sys.exit(f"{who}'s check was refused: {status} {body}")
             ids[who] = body["id"]
@@ -71,8 +71,9 @@ def run(workbook, out, students, batch):
 def main():
     workbook, out = sys.argv[1:3]
     students = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    rows = [(b, *run(workbook, os.path.join(out, f"batch-{b}"), students, b)) for b in (1, students)]
-    print(f"{students} checks of rung 15's solution queued at once, then graded (this machine's device)\n")
+    exercise = sys.argv[4] if len(sys.argv) > 4 else "15_sgemm_wpt"
+    rows = [(b, *run(workbook, os.path.join(out, f"batch-{b}"), students, b, exercise)) for b in (1, students)]
+    print(f"{students} checks of {exercise}'s solution queued at once, then graded (this machine's device)\n")
     print(f"{'--remote-batch':<16} {'last result':>12} {'mean wait':>10}")
     for batch, last, mean in rows:
         print(f"{batch:<16} {last:>11.1f}s {mean:>9.1f}s")
