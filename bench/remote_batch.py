@@ -52,7 +52,7 @@ def run(workbook, out, students, batch, exercise):
         start = time.monotonic()
         fcntl.flock(held, fcntl.LOCK_UN)
         held.close()
-        waits = {}
+        waits, devices = {}, set()
         while len(waits) < len(ids) and time.monotonic() - start < 1800:
             for who, check_id in ids.items():
                 if who in waits:
@@ -62,8 +62,9 @@ def run(workbook, out, students, batch, exercise):
                     if not (body.get("result") or {}).get("passed"):
                         sys.exit(f"{who}'s check did not pass: {str(body)[:2000]}")
                     waits[who] = time.monotonic() - start
+                    devices.add(body["result"].get("device", "?"))
             time.sleep(0.5)
-        return max(waits.values()), sum(waits.values()) / len(waits)
+        return max(waits.values()), sum(waits.values()) / len(waits), ", ".join(sorted(devices))
     finally:
         server.stop()
 
@@ -73,9 +74,9 @@ def main():
     students = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     exercise = sys.argv[4] if len(sys.argv) > 4 else "15_sgemm_wpt"
     rows = [(b, *run(workbook, os.path.join(out, f"batch-{b}"), students, b, exercise)) for b in (1, students)]
-    print(f"{students} checks of {exercise}'s solution queued at once, then graded (this machine's device)\n")
+    print(f"{students} checks of {exercise}'s solution queued at once, then graded on: {rows[0][3]}\n")
     print(f"{'--remote-batch':<16} {'last result':>12} {'mean wait':>10}")
-    for batch, last, mean in rows:
+    for batch, last, mean, _ in rows:
         print(f"{batch:<16} {last:>11.1f}s {mean:>9.1f}s")
     print(f"\ngraded together: the last result {rows[1][1] / rows[0][1]:.2f}x the time of one grade each")
 
