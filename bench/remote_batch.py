@@ -4,7 +4,10 @@ lab where a class checks the same rung), then graded with `--remote-batch 1` (on
 each: a reference run each) and with `--remote-batch STUDENTS` (one grade for all). Prints a table:
 the time until the last result, and the mean wait per student.
 
-  python3 bench/remote_batch.py WORKBOOK OUT_DIR [STUDENTS] [EXERCISE]
+  python3 bench/remote_batch.py WORKBOOK OUT_DIR [STUDENTS] [EXERCISE] [ROUNDS]
+
+Each round runs both settings, their order turned round every other round (a fresh machine's first
+grade pays its compile caches); the table gives each setting's median over the rounds.
 
 WORKBOOK is the main build's command (the server; the checks are posted as `workbook check
 --remote` posts them); env WORKBOOK_SOURCE names the source tree. The server grades with its
@@ -12,6 +15,7 @@ sandbox and race pass where bubblewrap and Oclgrind are installed.
 """
 import fcntl
 import os
+import statistics
 import shutil
 import subprocess
 import sys
@@ -73,12 +77,22 @@ def main():
     workbook, out = sys.argv[1:3]
     students = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     exercise = sys.argv[4] if len(sys.argv) > 4 else "15_sgemm_wpt"
-    rows = [(b, *run(workbook, os.path.join(out, f"batch-{b}"), students, b, exercise)) for b in (1, students)]
-    print(f"{students} checks of {exercise}'s solution queued at once, then graded on: {rows[0][3]}\n")
+    rounds = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+    runs = {1: [], students: []}
+    device = ""
+    for r in range(rounds):
+        for b in ((1, students) if r % 2 == 0 else (students, 1)):
+            last, mean, device = run(workbook, os.path.join(out, f"batch-{b}"), students, b, exercise)
+            runs[b].append((last, mean))
+            print(f"round {r + 1}, --remote-batch {b}: last result {last:.1f} s, mean wait {mean:.1f} s", flush=True)
+    print(f"\n{students} checks of {exercise}'s solution queued at once, then graded on: {device}; "
+          f"median of {rounds} round(s)\n")
     print(f"{'--remote-batch':<16} {'last result':>12} {'mean wait':>10}")
-    for batch, last, mean, _ in rows:
-        print(f"{batch:<16} {last:>11.1f}s {mean:>9.1f}s")
-    print(f"\ngraded together: the last result {rows[1][1] / rows[0][1]:.2f}x the time of one grade each")
+    med = {b: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)) for b, v in runs.items()}
+    for b, (last, mean) in med.items():
+        print(f"{b:<16} {last:>11.1f}s {mean:>9.1f}s")
+    print(f"\ngraded together: the last result {med[students][0] / med[1][0]:.2f}x, the mean wait "
+          f"{med[students][1] / med[1][1]:.2f}x those of one grade each")
 
 
 if __name__ == "__main__":

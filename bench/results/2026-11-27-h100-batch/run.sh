@@ -11,7 +11,7 @@ export LD_LIBRARY_PATH=/tmp/remote/lib
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; clinfo -l; } > "$OUT/gpu.txt" 2>&1
 # The server's `workbook`, with the course tree and the packed build.
 printf '#!/bin/sh\nexec /tmp/remote/bin/workbook --root %s --build-dir /tmp/remote "$@"\n' "$root" > /tmp/wb && chmod +x /tmp/wb
-WORKBOOK_SOURCE=$root timeout 560 python3 "$root/bench/remote_batch.py" /tmp/wb /tmp/rb 3 19_sgemm_prefetch \
+WORKBOOK_SOURCE=$root timeout 580 python3 "$root/bench/remote_batch.py" /tmp/wb /tmp/rb 3 19_sgemm_prefetch "${ROUNDS:-1}" \
     > "$OUT/batch-19.txt" 2>&1
 echo "exit $?" >> "$OUT/batch-19.txt"
 cp /tmp/rb/batch-1/server.log "$OUT/server-batch-1.log" 2>/dev/null
