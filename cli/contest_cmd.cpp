@@ -64,7 +64,7 @@ struct ContestArgs {
     std::vector<std::string> remote_checks;  // exercises offered for remote checks
     int remote_interval_s = 10;
     int remote_timeout_s = 0;
-    int remote_batch = 4;
+    int remote_batch = 1;
     double stuck_after_min = 15;
     std::string lab_token_file;
 };
@@ -320,7 +320,8 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
         ->check(CLI::Range(1, 3600));
     serve->add_option("--remote-batch", a->remote_batch,
                       "a device's waiting remote checks of one exercise graded together, up to this many: the "
-                      "exercise's reference runs once for them (1: one at a time)")
+                      "exercise's reference runs once for them, but their results come together (1: one at a time; see the "
+                      "README)")
         ->check(CLI::Range(1, 16))
         ->capture_default_str();
     serve->add_option("--remote-interval", a->remote_interval_s, "seconds between two remote checks of one student")

@@ -50,7 +50,7 @@ struct RemoteCheckOptions {
     std::size_t max_bytes = 256 * 1024;  // all files of one check together
     int min_interval_s = 10;             // per student, between two checks
     int timeout_s = 0;                   // seconds per test run; 0: each exercise's own limit
-    int batch = 4;                       // a local device's waiting checks of one exercise graded together
+    int batch = 1;                       // a local device's waiting checks of one exercise graded together
     int max_queued = 2;                  // per student, waiting at once
 };
 
