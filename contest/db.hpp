@@ -197,7 +197,8 @@ public:
     // Done (or failed) with its result; its files are deleted.
     void finish_check(std::int64_t id, const std::string& state, const std::string& result);
     std::optional<RemoteCheck> remote_check(std::int64_t id) const;  // without its files
-    std::vector<RemoteCheck> remote_checks() const;                   // every one, newest first, without files
+    // Every one ("") or those in a state, newest first, without files.
+    std::vector<RemoteCheck> remote_checks(const std::string& state = "") const;
     void requeue_running_checks();  // at server start
 
 private:

@@ -216,8 +216,9 @@ std::optional<RemoteCheck> Database::remote_check(std::int64_t id) const {
     return c;
 }
 
-std::vector<RemoteCheck> Database::remote_checks() const {
-    SQLite::Statement s(*db_, std::string(check_columns) + "ORDER BY id DESC");
+std::vector<RemoteCheck> Database::remote_checks(const std::string& state) const {
+    SQLite::Statement s(*db_, std::string(check_columns) + "WHERE ? IN ('', state) ORDER BY id DESC");
+    s.bind(1, state);
     std::vector<RemoteCheck> out;
     while (s.executeStep()) {
         out.push_back(check_row(s));

@@ -331,8 +331,9 @@ void remote_check_slurm_loop(const fs::path& db_file, const RemoteCheckOptions& 
         while (!stop) {
             std::map<std::string, int> running;
             std::vector<RemoteCheck> live;
-            for (const auto& c : db.remote_checks())
-                if (const auto* d = o.zoo.find(c.device); d && d->slurm && c.state == "running") {
+            // Only the running ones: this runs every second, and the table keeps every result.
+            for (const auto& c : db.remote_checks("running"))
+                if (const auto* d = o.zoo.find(c.device); d && d->slurm) {
                     ++running[c.device];
                     if (!c.job_id.empty()) live.push_back(c);
                 }

@@ -44,6 +44,9 @@ TEST_CASE("remote checks: limits, the fair order, the places") {
         CHECK(third->id == a2);
         CHECK_FALSE(db.claim_check());
         CHECK(db.remote_checks().size() == 3);
+        CHECK(db.remote_checks("done").size() == 1);
+        CHECK(db.remote_checks("failed").size() == 1);
+        CHECK(db.remote_checks("running").size() == 1);
 
         // A zoo: each device has a queue of its own; a Slurm device's job token finds its check
         // only while it runs.
