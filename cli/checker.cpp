@@ -207,8 +207,7 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
                 r.problems.push_back(fmt::format("Oclgrind: {}\n{}meaning: {}", report.headline, report.details,
                                                  report.explanation()));
             if (race.reports.empty())
-                r.problems.push_back(fmt::format("under Oclgrind the test did not pass ({}): see --verbose",
-                                                 race.run.status()));
+                r.problems.push_back(race.failure_without_report() + ": see --verbose");
             if (r.problems.size() > 3) r.problems.resize(3);
             return r;
         }

@@ -91,6 +91,7 @@ std::string race_pass(const std::string& workbook, const std::filesystem::path& 
                                        {"--local-mem-size", "262144", "--build-options", "-cl-opt-disable"}, dir);
     if (!rc.reports.empty()) return race_reason(rc.reports.front(), kernel.string(), name);
     if (rc.run.timed_out) return fmt::format("{}: did not finish in {} s", name, o.race_time_limit.count());
+    if (rc.run.dropped_bytes > 0) return name + ": " + rc.failure_without_report();
     if (rc.run.passed()) return {};
     const std::string reason = read_verdict(verdict).reason;
     return name + ": " + (reason.empty() ? rc.run.status() : reason);

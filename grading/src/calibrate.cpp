@@ -283,10 +283,10 @@ private:
         } else {
             const race::Result rr = run_race_pass(spec, {});
             race_caught = !rr.clean();
-            race = rr.reports.empty() ? (rr.clean() ? "clean" : "test failed under Oclgrind: " + rr.run.status())
+            race = rr.reports.empty() ? (rr.clean() ? "clean" : rr.failure_without_report())
                                       : fmt::format("{} report(s)", rr.reports.size());
             if (race_caught)
-                detail = rr.reports.empty() ? "the test did not pass under Oclgrind (" + rr.run.status() + ")"
+                detail = rr.reports.empty() ? rr.failure_without_report()
                                             : "Oclgrind: " + sanitize(rr.reports.front().headline, 300);
         }
         std::string outcome;

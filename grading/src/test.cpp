@@ -231,7 +231,7 @@ Grader::Tested Grader::test(const Exercise& ex, const Prepared& p) {
                 if (race.reports.empty()) {
                     // No report to quote: the end of what the test said there says why.
                     const std::string said = redact(race.run.output);
-                    g.output += "\nunder Oclgrind the test did not pass: " + race.run.status() + "; the end of its output:\n" +
+                    g.output += "\n" + race.failure_without_report() + "; the end of its output:\n" +
                                 cap(said.substr(said.size() > 3000 ? said.size() - 3000 : 0), 3000);
                 }
             }

@@ -124,6 +124,16 @@ std::vector<Report> parse(const std::string& output, const std::filesystem::path
     return reports;
 }
 
+std::string Result::failure_without_report() const {
+    if (clean()) return {};
+    if (run.dropped_bytes > 0)
+        return fmt::format("the test's output under Oclgrind passed the race pass's cap ({} bytes dropped, most likely "
+                           "kernel printf): a report may be among what was dropped, so the pass cannot say clean. Remove "
+                           "the printf calls (or print less) and check again",
+                           run.dropped_bytes);
+    return fmt::format("under Oclgrind the test did not pass ({})", run.status());
+}
+
 Result check(const std::string& test, std::chrono::seconds timeout, const std::vector<std::string>& wrapper,
              const std::vector<std::string>& env) {
     return check_command({test}, timeout, wrapper, env);

@@ -53,3 +53,17 @@ workbook_mutant(group_numbered_int_first_step pi.cl
   [=[const long first = (long)get_global_id(0) * niters;]=]
   [=[const int first = (get_group_id(0) * get_local_size(0) + get_local_id(0)) * niters;  // planted bug: 32-bit index]=]
   MESSAGE "Cause: the 32-bit step index overflows" "wrapped to a 32-bit int")
+# The same race behind a flood of kernel printf (1.8 MB from work-item 0 before any other
+# work-item runs): the report comes after the race pass's output cap. Output past the cap may
+# hide a report, so the pass must fail rather than read "clean" (issue 60, evidence dropped).
+workbook_mutant(race_behind_printf_flood pi.cl
+  [=[    local_sums[lid] = sum;]=]
+  [=[    if (get_global_id(0) == 0)  // planted bug: a flood that pushes the race report past the cap
+        for (int r = 0; r < 20000; r++)
+            printf("flood %5d ..........................................................................\n", r);
+    if (lid % 2 == 1) {  // planted bug: reads the neighbour's slot before the barrier
+        local_sums[lid - 1] += sum;
+        local_sums[lid] = 0.0f;
+    } else {
+        local_sums[lid] = sum;
+    }]=] RACE)

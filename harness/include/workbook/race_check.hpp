@@ -47,7 +47,11 @@ struct Result {
     std::string skipped;        // why it did not run
     ProcessResult run;          // the test under Oclgrind
     std::vector<Report> reports;
-    bool clean() const { return available && reports.empty() && run.passed(); }
+    // Output past the cap may hold a report (a kernel's printf can push one out of the window),
+    // so a run that lost any is never clean: evidence that does not fit is a failure.
+    bool clean() const { return available && reports.empty() && run.passed() && run.dropped_bytes == 0; }
+    // Why a run with no report is not clean, in the student's terms ("" when clean).
+    std::string failure_without_report() const;
 };
 
 // The Oclgrind command used, or empty when it is not installed.
