@@ -4,9 +4,10 @@
 //
 // Why: on PoCL the first build in a process costs about 0.5 s more than the next (it loads the
 // built-in kernel library), and each exercise's runner is a process of its own. The grader runs
-// this once per submission, in that submission's sandbox, as its user, with its cache folder:
-// it compiles the student's kernels and runs none of them, and what it writes serves that
-// submission's runners only. LIST has a line per build: the kernel file's path, a tab, the options.
+// this once per submission, in that submission's sandbox, as its user, before any of its code:
+// it compiles the student's kernels and runs none of them, into a fresh cache folder that the
+// grader then makes read-only and each of that submission's runners starts from a copy of
+// (Sandbox::kernel_cache). LIST has a line per build: the kernel file's path, a tab, the options.
 // Nothing here decides anything: a build that fails is left to the runner, which reports it.
 #include "workbook/cl.hpp"
 #include "workbook/device.hpp"

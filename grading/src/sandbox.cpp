@@ -20,6 +20,12 @@ namespace {
 constexpr const char* join_cgroups =
     "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || exit 125; shift; done; shift; exec \"$@\"";
 
+// Copies the read-only compiled kernels ($1) into this process's own cache, then runs the rest.
+// Writable copies: PoCL notes each use and adds work-group variants in a program's folder. A copy
+// that fails costs a build, nothing worse.
+constexpr const char* copy_kernel_cache =
+    "mkdir -p \"$POCL_CACHE_DIR\" && cp -R --no-preserve=mode \"$1\"/. \"$POCL_CACHE_DIR\"/ 2>/dev/null; shift; exec \"$@\"";
+
 void bind_readonly(std::vector<std::string>& w, const fs::path& p) {
     std::error_code ec;
     if (fs::is_symlink(p, ec)) w.insert(w.end(), {"--symlink", fs::read_symlink(p, ec).string(), p.string()});
@@ -87,16 +93,25 @@ std::vector<std::string> Sandbox::wrapper() const {
         for (const std::string& a : {std::string("setpriv"), fmt::format("--reuid={}", uid), fmt::format("--regid={}", uid),
                                      std::string("--clear-groups"), std::string("--inh-caps=-all"), std::string("--")})
             w.push_back(a);
-    // The allow-listed environment (see sandbox.hpp).
+    // The allow-listed environment (see sandbox.hpp). HOME and the kernel cache in the process's
+    // own /tmp: caches kept under HOME (PoCL's, NVIDIA's ~/.nv) are written by one runner of a
+    // submission and read by the next, which must not run what another planted. Without
+    // namespaces there is no private /tmp: the user's processes share the scratch folder's
+    // cache, which each start restores from the compiled kernels (a process beside it can still write).
+    const std::string own = namespaces ? std::string("/tmp") : scratch;
     std::vector<std::pair<std::string, std::string>> vars = {
-        {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", scratch}, {"POCL_CACHE_DIR", scratch + "/.pocl-cache"}};
+        {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", own}, {"POCL_CACHE_DIR", own + "/.pocl-cache"}};
     for (const char* name : {"WORKBOOK_PLATFORM", "WORKBOOK_DEVICE", "WORKBOOK_DEVICE_TYPE", "OCL_ICD_VENDORS",
                              "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_AFFINITY", "POCL_MAX_PTHREAD_COUNT", "LANG"})
         if (const char* v = std::getenv(name); v && *v) vars.emplace_back(name, v);
     vars.insert(vars.end(), env.begin(), env.end());
+    const auto copy_cache = [&] {
+        if (!kernel_cache.empty()) w.insert(w.end(), {"sh", "-c", copy_kernel_cache, "copy-kernel-cache", kernel_cache});
+    };
     if (!namespaces) {
         w.insert(w.end(), {"env", "-i"});
         for (const auto& [k, v] : vars) w.push_back(k + "=" + v);
+        copy_cache();
         return w;
     }
     // bwrap itself starts with an empty environment: its own process (PID 1 inside, whose
@@ -108,8 +123,10 @@ std::vector<std::string> Sandbox::wrapper() const {
     w.insert(w.end(), sys.begin(), sys.end());
     for (const auto& r : readable) w.insert(w.end(), {"--ro-bind", r, r});
     w.insert(w.end(), {"--bind", scratch, scratch, "--chdir", scratch});
+    if (!kernel_cache.empty()) w.insert(w.end(), {"--ro-bind", kernel_cache, kernel_cache});
     for (const auto& [k, v] : vars) w.insert(w.end(), {"--setenv", k, v});
     w.push_back("--");
+    copy_cache();
     return w;
 }
 

@@ -22,15 +22,20 @@ struct SandboxLimits {
 };
 
 struct Sandbox {
-    std::string scratch;                 // the only writable folder (besides a private, empty /tmp)
+    std::string scratch;                 // the only writable folder (besides a private /tmp)
+    // Compiled kernels every process starts from (PoCL's cache as the grader's own builds left
+    // it, read-only to the user): each process gets a copy in its private /tmp, where
+    // POCL_CACHE_DIR points, so what one runner compiles or plants there no other process reads.
+    // Empty: each starts with an empty cache.
+    std::string kernel_cache;
     // Read-only binds besides the system's (/usr, /etc, /sys and the /bin, /lib links): the
     // workbook files the runner needs, the submission while it is unpacked.
     std::vector<std::string> readable;
     SandboxLimits limits;
     bool namespaces = true;              // false: limits only (--no-sandbox, said loudly)
     // The environment inside, and nothing else (an allow-list, never inherited): PATH, HOME and
-    // POCL_CACHE_DIR (the scratch folder), the device choice and OpenCL loader variables of the
-    // grader's own environment, and these.
+    // POCL_CACHE_DIR (in the private /tmp; without namespaces, in the scratch folder), the device
+    // choice and OpenCL loader variables of the grader's own environment, and these.
     std::vector<std::pair<std::string, std::string>> env;
     // The unprivileged user it runs as. The grader gives each submission its own, so that one
     // submission's fork bomb (RLIMIT_NPROC counts per user) cannot starve another's build.
@@ -38,7 +43,7 @@ struct Sandbox {
     // cgroup.procs files every process of the submission joins first (budget.hpp); empty: none.
     std::vector<std::string> cgroups;
 
-    // The command prefix: [join the cgroups] prlimit ... setpriv ... bwrap ... --
+    // The command prefix: [join the cgroups] prlimit ... setpriv ... bwrap ... -- [copy kernel_cache]
     std::vector<std::string> wrapper() const;
     // Runs argv inside; `env` adds variables (to the allow-list). Output captured and capped.
     ProcessResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
