@@ -139,6 +139,9 @@ std::vector<std::string> runner_wrapper(const std::filesystem::path& scratch, co
     if (cpu_s > 0) box.limits.cpu_s = cpu_s;
     box.scratch = scratch.string();
     box.readable = {(std::filesystem::read_symlink("/proc/self/exe").parent_path() / "contest-runner").string()};
+    // The race pass's own Oclgrind plugins (race_check.cpp), which Oclgrind loads in the runner.
+    for (const auto& plugin : {race::local_init_plugin, race::fingerprint_plugin})
+        if (std::string why_not, path = plugin(why_not); !path.empty()) box.readable.push_back(path);
     if (::geteuid() == 0) {
         // A user no other live run on this machine has (uid_lease.hpp), held while this judge lives.
         static const grading::UidLease users;

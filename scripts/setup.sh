@@ -25,6 +25,7 @@ student=(
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev          # graded tests, util layer, CLI
   nlohmann-json3-dev                                               # `workbook`: the grader's JSON
   oclgrind liboclgrind-dev                                         # the race check; rung 19's traffic rule (a plugin)
+  llvm-14-dev                                                      # the headers of Oclgrind's LLVM: the pointer-bits plugin
 )
 # The instructor's and the test suite's. Without them CMake leaves out the parts that need them
 # and says which (cmake/parts.cmake).

@@ -12,6 +12,41 @@
 
 namespace workbook::grading {
 
+namespace {
+
+// A submission's compiled kernels (see warm_kernel_cache), beside its kernel snapshot.
+fs::path compiled_kernels(const fs::path& snapshot) { return snapshot / "pocl-cache"; }
+
+// Folders and plain files only, each file once (a link or a second name of a file is left out):
+// `from` was written by the submission's user, `to` is read by every one of its processes.
+void copy_plain_tree(const fs::path& from, const fs::path& to) {
+    std::error_code ec;
+    fs::create_directories(to);
+    for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        const fs::path dest = to / fs::relative(it->path(), from);
+        if (it->is_symlink(ec)) continue;
+        if (it->is_directory(ec)) fs::create_directories(dest, ec);
+        else if (it->is_regular_file(ec) && it->hard_link_count(ec) == 1)
+            fs::copy_file(it->path(), dest, fs::copy_options::skip_existing, ec);
+    }
+}
+
+// Root's, readable by the submission's group alone, writable by nobody else.
+void lock_down(const fs::path& dir, int uid) {
+    std::error_code ec;
+    const auto give = [&](const fs::path& f, fs::perms perms) {
+        fs::permissions(f, perms, ec);
+        if (::lchown(f.c_str(), 0, static_cast<gid_t>(uid)) != 0)
+            throw Error(fmt::format("cannot give {} to group {}: {}", f.string(), uid, std::strerror(errno)));
+    };
+    const auto folder = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec;
+    give(dir, folder);
+    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it)
+        give(it->path(), it->is_directory() ? folder : fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+}
+
+}  // namespace
+
 // Each submission runs as its own user (see Sandbox::uid), inside its budget, and sees of the
 // workbook only what compiling and running its runners needs (workbook_paths()).
 Sandbox Grader::sandbox_for(const Prepared& p) const {
@@ -21,6 +56,7 @@ Sandbox Grader::sandbox_for(const Prepared& p) const {
     s.namespaces = !o_.no_sandbox;
     s.readable = workbook_paths_;
     if (!p.kernels.empty() && fs::exists(p.kernels)) s.readable.push_back(p.kernels.string());
+    if (!p.kernels.empty() && fs::is_directory(compiled_kernels(p.kernels))) s.kernel_cache = compiled_kernels(p.kernels).string();
     if (p.budget) s.cgroups = p.budget->procs();
     return s;
 }
@@ -47,8 +83,11 @@ void Grader::find_workbook_paths(const json& commands) {
         recipes_.emplace(ex->id, r);
     }
     if (const char* o = std::getenv("WORKBOOK_OCLGRIND"); o && *o) add(fs::path(o).parent_path().string());
-    // Rung 19's traffic run loads our Oclgrind plugin into the student's runner.
-    if (std::string why_not; !race::overlap_plugin(why_not).empty()) add(race::overlap_plugin(why_not));
+    // Our Oclgrind plugins, loaded into the student's runner: rung 19's traffic run counts with
+    // one, every race pass checks local memory with another, and every race pass and traffic run
+    // checks the kernel for pointer bits with the third.
+    for (const auto& plugin : {race::overlap_plugin, race::local_init_plugin, race::fingerprint_plugin})
+        if (std::string why_not, path = plugin(why_not); !path.empty()) add(path);
     if (o_.share_work) add(prebuild().string());
     if (o_.share_work && !recipes_.empty()) {
         const PhaseTimes::Scope timed(phases_, "precompile <CL/opencl.hpp> (once)");
@@ -99,11 +138,11 @@ fs::path Grader::host_pch() {
 }
 
 // On PoCL a kernel build costs about a second (it links the built-in library), most of a small
-// exercise's graded test, and each submission's runner starts with an empty cache. Where every
-// kernel file of an exercise is byte for byte the instructor's (host-only exercises, and
-// students whose kernel is the solution's), the runner gets a copy of the cache the reference
-// run built, and links nothing. Never otherwise: that cache holds the solution's compiled
-// kernel. A copy, in the submission's own folder: nothing it writes reaches another.
+// exercise's graded test, and each runner starts with an empty cache. Where every kernel file
+// of an exercise is byte for byte the instructor's (host-only exercises, and students whose
+// kernel is the solution's), the submission's compiled kernels get a copy of the cache the
+// reference run built, and its runner links nothing. Never otherwise: that cache holds the
+// solution's compiled kernel.
 bool Grader::seed_kernel_cache(const Exercise& ex, const Prepared& p, const fs::path& dir) {
     const fs::path cache = kernel_cache(ex);
     if (!o_.share_work || ex.kernels.empty() || !fs::is_directory(cache)) return false;
@@ -116,38 +155,55 @@ bool Grader::seed_kernel_cache(const Exercise& ex, const Prepared& p, const fs::
             return false;
     }
     const PhaseTimes::Scope timed(phases_, "seed kernel cache");
-    const fs::path target = p.scratch / ".pocl-cache";
     std::error_code ec;
-    fs::copy(cache, target, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
-    if (ec) return false;  // a slower build, nothing worse
-    return run_process({"chown", "-R", "--no-dereference", fmt::format("{}:{}", p.uid, p.uid), target.string()}, 60s)
-        .passed();
+    fs::copy(cache, compiled_kernels(p.kernels), fs::copy_options::recursive | fs::copy_options::skip_existing, ec);
+    return !ec;  // else a slower build, nothing worse
 }
 
-// Before the tests, each exercise's programs go into the submission's compiler cache: a copy
+// Before the tests, each exercise's programs go into the submission's compiled kernels: a copy
 // of the reference run's where every kernel file is the instructor's (seed_kernel_cache), else
 // built by kernel-prebuild (grading/src/prebuild_main.cpp) in the sandbox, as the reference run
 // built them (builds_). One process for the whole submission pays PoCL's start-up once instead
 // of once per exercise, and it runs here, beside the previous submission's tests. A build it
 // could not do costs nothing: the runner builds as it always did.
+// Only our code fills it, before any of the submission's code runs; then it is read-only, and
+// each runner starts from a copy in its own /tmp (Sandbox::kernel_cache). Shared and writable,
+// one runner's host code planted a binary under the key of another exercise's kernel source,
+// which the race pass and traffic count read while PoCL ran the binary.
 void Grader::warm_kernel_cache(const Prepared& p, const Sandbox& box) {
-    if (!o_.share_work || !fs::exists(prebuild())) return;
+    if (!o_.share_work || p.kernels.empty()) return;
+    const fs::path compiled = compiled_kernels(p.kernels);
+    fs::create_directories(compiled);
     std::string list;
     for (const Exercise* ex : exercises_) {
         if (p.problem.count(ex->id) || ex->kernels.empty()) continue;
-        const fs::path dir = p.scratch / ex->dir();
+        const fs::path dir = p.kernels / ex->dir();  // the text the tests read (snapshot_kernels)
         if (seed_kernel_cache(*ex, p, dir)) continue;
         if (const auto it = builds_.find(ex->id); it != builds_.end())
             for (const auto& [name, options] : it->second) list += (dir / name).string() + '\t' + options + '\n';
     }
-    if (list.empty()) return;
-    const PhaseTimes::Scope timed(phases_, "prebuild kernels (one process)");
-    const fs::path file = p.scratch / "prebuild.txt";
-    write_text(file, list);
-    fs::permissions(file, readable_by_all);
-    box.run({prebuild().string(), file.string()}, 60s, {}, 4096);  // about 2 s for a whole workbook
-    std::error_code ec;
-    fs::remove(file, ec);
+    if (!list.empty() && fs::exists(prebuild())) {
+        const PhaseTimes::Scope timed(phases_, "prebuild kernels (one process)");
+        const fs::path file = p.kernels / "prebuild.txt";
+        write_text(file, list);
+        fs::permissions(file, readable_by_all);
+        // It writes as the submission's user, into a folder made afresh (whatever the unpacking
+        // left there is gone), and only what it wrote is taken.
+        const fs::path built = p.scratch / ".pocl-prebuild";
+        std::error_code ec;
+        fs::remove_all(built, ec);
+        fs::create_directories(built);
+        if (::chown(built.c_str(), static_cast<uid_t>(p.uid), static_cast<gid_t>(p.uid)) != 0)
+            throw Error(fmt::format("cannot give {} to user {}: {}", built.string(), p.uid, std::strerror(errno)));
+        Sandbox fill = box;
+        fill.kernel_cache.clear();
+        fill.readable.push_back(p.kernels.string());
+        fill.run({prebuild().string(), file.string()}, 60s, {"POCL_CACHE_DIR=" + built.string()}, 4096);  // about 2 s for a whole workbook
+        copy_plain_tree(built, compiled);
+        fs::remove_all(built, ec);
+        fs::remove(file, ec);
+    }
+    lock_down(compiled, p.uid);
 }
 
 // The graded test and the race pass read the kernel files from a copy owned by root, readable by
@@ -307,8 +363,8 @@ Grader::Prepared Grader::prepare(const Submission& s, int uid) {
             const PhaseTimes::Scope timed(phases_, "compile host code");
             compile(*ex, p, box);
         }
-    warm_kernel_cache(p, box);
     snapshot_kernels(p);
+    warm_kernel_cache(p, box);
     return p;
 }
 

@@ -32,6 +32,30 @@ std::string overlap_plugin(std::string& why_not) {
     return {};
 }
 
+std::string fingerprint_plugin(std::string& why_not) {
+#ifdef WORKBOOK_FINGERPRINT_PLUGIN
+    if (std::filesystem::exists(WORKBOOK_FINGERPRINT_PLUGIN)) return WORKBOOK_FINGERPRINT_PLUGIN;
+    why_not = std::string("the Oclgrind plugin that checks kernels for pointer bits is missing (") +
+              WORKBOOK_FINGERPRINT_PLUGIN + "): rebuild the workbook";
+#else
+    why_not = "this build has no Oclgrind plugin to check kernels for pointer bits: apt-get install llvm-14-dev "
+              "liboclgrind-dev, then run scripts/setup.sh again";
+#endif
+    return {};
+}
+
+std::string local_init_plugin(std::string& why_not) {
+#ifdef WORKBOOK_LOCAL_INIT_PLUGIN
+    if (std::filesystem::exists(WORKBOOK_LOCAL_INIT_PLUGIN)) return WORKBOOK_LOCAL_INIT_PLUGIN;
+    why_not = std::string("the race pass's Oclgrind plugin for local memory is missing (") + WORKBOOK_LOCAL_INIT_PLUGIN +
+              "): rebuild the workbook";
+#else
+    why_not = "this build has no Oclgrind plugin for the race pass's check of local memory: apt-get install "
+              "liboclgrind-dev, then run scripts/setup.sh again";
+#endif
+    return {};
+}
+
 std::optional<cl::Device> graded_device() {
     static const std::optional<cl::Device> device = []() -> std::optional<cl::Device> {
         try {
@@ -69,6 +93,7 @@ Availability availability() {
     if (oclgrind.empty())
         return {false, {}, "Oclgrind is not installed (apt-get install oclgrind, or set WORKBOOK_RACE_CHECK=off to "
                            "skip the check knowingly)"};
+    if (std::string why_not; local_init_plugin(why_not).empty()) return {false, {}, why_not};
     return {true, oclgrind, {}};
 }
 
@@ -77,6 +102,10 @@ Availability require_available(const std::string& who, const std::string& withou
     if (!a.on)
         throw Error(who + " race pass cannot run: " + a.why_off + ".\nFix: apt-get install oclgrind, or pass "
                     "--no-race-check " + without_it);
+    // A student's check runs without the pointer-bits plugin where the build has none; what
+    // grades or ranks does not, or a kernel that keeps its barrier for the simulator only passes.
+    if (std::string why_not; fingerprint_plugin(why_not).empty())
+        throw Error(who + " race pass cannot run: " + why_not + ".\nOr pass --no-race-check " + without_it);
     return a;
 }
 

@@ -118,6 +118,58 @@ const bool swapped = [] {
 }  // namespace
 CPP
 
+# A kernel cache shared by a submission's runners (issue 60): exercise 01's host code builds a
+# right vadd and copies its compiled program over every program in its kernel cache that names
+# vadd, among them the one prebuilt from this student's wrong 02 kernel. Each runner's cache is
+# its own copy: 02's graded run on the device runs the wrong kernel the race pass reads, and fails.
+solved uma && wrong_kernel uma
+cat >> "$subs/uma/exercises/01_device_info/device_info.cpp" <<'CPP'
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+namespace {
+const int uma_planted = [] {
+    namespace fs = std::filesystem;
+    const char* top = std::getenv("POCL_CACHE_DIR");
+    if (!top) return -1;
+    int n = 0;
+    try {
+        const auto programs = [&] {
+            std::set<fs::path> s;
+            for (const auto& d : fs::recursive_directory_iterator(top))
+                if (d.path().filename() == "program.bc") s.insert(d.path());
+            return s;
+        };
+        const auto before = programs();
+        const cl::Context context(CL_DEVICE_TYPE_DEFAULT);
+        cl::Program(context, "__kernel void vadd(__global const float* a, __global const float* b, __global float* c, "
+                             "const unsigned int n) { size_t i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }")
+            .build();
+        fs::path good;
+        for (const auto& p : programs())
+            if (!before.count(p)) good = p;
+        for (const auto& p : before) {
+            std::ifstream in(p, std::ios::binary);
+            const std::string code((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            if (good.empty() || code.find("vadd") == std::string::npos) continue;
+            fs::remove_all(p.parent_path() / "vadd");
+            fs::copy_file(good, p, fs::copy_options::overwrite_existing);
+            ++n;
+        }
+    } catch (const std::exception& e) {
+        std::printf("uma: %s\n", e.what());
+    }
+    std::printf("uma: planted %d\n", n);
+    std::fflush(stdout);
+    return n;
+}();
+}  // namespace
+CPP
+
 # Bytes that once stopped the whole class (invalid UTF-8 in a JSON writer) and a terminal escape.
 solved sam && inject sam 'std::fputs("\\377\\033]0;pwned\\007 and \\302\\233 2J", stdout);'
 sed -i '1i #include <cstdio>' "$subs/sam/exercises/02_vadd/vadd_host.cpp"
@@ -345,6 +397,11 @@ grep -q "Write-write data race" "$out/results/rhea.json" || fail "rhea's race is
 expect_row "sven,sven,1.00,0.00,1.00,3.00" "host code that replaces its kernel file before the race pass reads it"
 grep -q "SWAPPED" "$out/results/sven.json" && fail "sven replaced the kernel file the race pass reads"
 grep -q "could not be replaced" "$out/results/sven.json" || fail "sven's attempt did not run: $(head -c 1500 "$out/results/sven.json")"
+expect_row "uma,uma,1.00,0.00,1.00,3.00" "exercise 01's host code plants a compiled kernel for 02 in its kernel cache"
+grep -q "uma: planted [1-9]" "$out/results/uma.json" || fail "uma's planting did not run: $(head -c 1500 "$out/results/uma.json")"
+# The device run itself must fail (before issue 60's fix it passed on the planted program and
+# only the Oclgrind rerun of the source failed the exercise).
+grep -q "test cases:  2 |  2 passed" "$out/results/uma.json" && fail "uma's wrong 02 kernel passed on the device: a planted program ran"
 for who in oscar mallory nina; do
     grep -q "WORKBOOK_EVIDENCE_\|WORKBOOK_RUNNER\|CTEST_\|IS_SANDBOX" "$out/results/$who.json" &&
         fail "$who saw the checker's or the grader's environment"

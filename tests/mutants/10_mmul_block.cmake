@@ -21,3 +21,24 @@ workbook_mutant(early_return mmul.cl
     float sum = 0.0f;
     // Rounded up]=]
   RACE_MESSAGE "Work-group divergence")
+# A kernel that tells the simulator from the device by a pointer's bits (Oclgrind puts the
+# buffer's number in the top bits, a device's addresses have none there) keeps its barrier only
+# where the race pass looks. The graded test on PoCL 3.1 fails it, as it fails
+# missing_first_barrier, but a GPU may get right answers without the barrier; under Oclgrind the
+# barrier is there, so no race is seen: only the pointer-bits plugin reports it
+# (harness/oclgrind_plugin/fingerprint.cpp; without the plugin this test reports nothing and fails).
+workbook_mutant(barrier_only_in_simulator mmul.cl
+  [=[        barrier(CLK_LOCAL_MEM_FENCE);  // both tiles complete before anyone reads them]=]
+  [=[        if (((ulong)A >> 47) != 0) barrier(CLK_LOCAL_MEM_FENCE);  // planted bug: a barrier only the simulator sees]=]
+  RACE)
+# The same trick on the traffic run: the device reads A and B straight from global memory (the
+# naive rung's traffic), the simulator counts the tiles. Correct everywhere, so the graded test
+# fails it on the traffic check alone, with the plugin's finding.
+workbook_mutant(tiles_only_in_simulator mmul.cl
+  [=[    for (int t = 0; t < blocks; t++) {]=]
+  [=[    if (((ulong)A >> 47) == 0) {  // planted bug: no tiles where the pointer bits say device
+        for (int k = 0; k < N; k++)
+            if (row < N && col < N) sum += A[row * N + k] * B[k * N + col];
+    } else
+    for (int t = 0; t < blocks; t++) {]=]
+  MESSAGE "reads the bits of a pointer")

@@ -38,7 +38,8 @@ struct Availability {
 Availability availability();
 
 // For the tools that grade or rank (grade, calibrate, the contest judge): availability(), or an
-// Error naming why the pass cannot run and the two ways on, where `without_it` says what
+// Error naming why the pass cannot run (Oclgrind, or our pointer-bits plugin, is missing: see
+// fingerprint_plugin()) and the two ways on, where `without_it` says what
 // --no-race-check does in that tool ("to grade without it (every report then says so)").
 Availability require_available(const std::string& who, const std::string& without_it);
 
@@ -75,6 +76,15 @@ std::optional<cl::Device> graded_device();
 // rule, harness/oclgrind_plugin/overlap.cpp): its path, or empty, with `why_not` saying why, where
 // this build has none or it is gone.
 std::string overlap_plugin(std::string& why_not);
+// Our Oclgrind plugin that reports a kernel reading its pointers' bits, by which it could tell
+// the simulator from the device (harness/oclgrind_plugin/fingerprint.cpp): its path, or empty,
+// with `why_not` saying why. Every Oclgrind run of the checkers loads it where the build has it;
+// require_available() refuses to grade without it.
+std::string fingerprint_plugin(std::string& why_not);
+// Our Oclgrind plugin that reports a read of local memory no work-item of the group wrote
+// (harness/oclgrind_plugin/local_init.cpp): its path, or empty with `why_not`. The race pass
+// needs it (availability() says off without it): it replaced Oclgrind's --uninitialized.
+std::string local_init_plugin(std::string& why_not);
 
 // Runs `test` (a graded test binary) under Oclgrind with WORKBOOK_SMALL=1 (small sizes, and
 // device buffers without slack so an access one past the end is outside the buffer).

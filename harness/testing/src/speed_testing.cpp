@@ -36,11 +36,17 @@ namespace {
 // own figures.
 // With `plugin` (rung 19's rule), our Oclgrind plugin counts which of the launch's global loads
 // are hidden (traffic::Overlap), and its block is held to the same rule: exactly one.
-traffic::Figures count_traffic(const std::string& oclgrind, const std::string& plugin, const std::string& key, int n,
-                               const std::vector<float>& a, const std::vector<float>& b, std::mt19937_64& sample) {
+// With `fingerprint`, our other plugin reports a kernel that reads its pointers' bits, by which it
+// could do one rung's traffic here and another on the device: no figure then, but an Error.
+traffic::Figures count_traffic(const std::string& oclgrind, const std::string& plugin, const std::string& fingerprint,
+                               const std::string& key, int n, const std::vector<float>& a, const std::vector<float>& b,
+                               std::mt19937_64& sample) {
     const bool student = key == "student";
     std::vector<std::string> tool = {oclgrind, "--inst-counts"};
-    if (!plugin.empty()) tool.insert(tool.end(), {"--plugins", plugin});
+    // Oclgrind takes one --plugins, its paths joined by ':'.
+    std::string plugins = plugin;
+    if (!fingerprint.empty()) plugins += (plugins.empty() ? "" : ":") + fingerprint;
+    if (!plugins.empty()) tool.insert(tool.end(), {"--plugins", plugins});
     const auto sized = race::graded_device_options();  // the graded build, not Oclgrind's own
     tool.insert(tool.end(), sized.begin(), sized.end());
     runner::Client client({}, student,
@@ -56,6 +62,15 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
     kernel.run(n, a, b, &c, true);
     matmul::check_sampled(n, a, b, c, sample, 1024, kernel.who() + " in the traffic run");
     const std::string counted = client.captured_stdout();
+    // The fingerprint plugin's line (harness/oclgrind_plugin/fingerprint.cpp; the full report with
+    // its source line went to stderr). A kernel's printf can add such a line, never remove one.
+    if (const auto at = counted.find("workbook fingerprint: "); !fingerprint.empty() && at != std::string::npos) {
+        const auto from = at + std::string_view("workbook fingerprint: ").size();
+        throw Error(fmt::format("the traffic run of {} counts nothing: {}. A kernel that can tell the simulator from "
+                                "the device may load one way here and another there. Index with integers, and don't "
+                                "inspect pointer values",
+                                kernel.who(), counted.substr(from, counted.find('\n', from) - from)));
+    }
     const auto blocks = traffic::parse_inst_counts(counted);
     // A report's header counted anywhere, not only at a line's start: a kernel's printf that ends
     // without a newline glues itself to the real header, which then opens no block, so that a
@@ -99,6 +114,10 @@ std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::
     }
     std::string plugin;
     if (spec.traffic == traffic::Metric::exposed_bytes && (plugin = race::overlap_plugin(why_not)).empty()) return std::nullopt;
+    // Loaded where the build has it, as in the race pass (race::require_available keeps the
+    // graders from a build without it).
+    std::string no_fingerprint;
+    const std::string fingerprint = race::fingerprint_plugin(no_fingerprint);
     const auto sizes = traffic_sizes();
     TrafficReport report;
     report.n = sizes[rng("matmul-traffic size").next_u64() % sizes.size()];
@@ -107,13 +126,13 @@ std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::
     std::mt19937_64 sample(r.next_u64());
     const std::size_t elems = static_cast<std::size_t>(report.n) * static_cast<std::size_t>(report.n);
     const auto a = r.uniform_vector(elems), b = r.uniform_vector(elems);
-    report.previous = count_traffic(available.command, plugin, spec.previous, report.n, a, b, sample);
-    report.solution = count_traffic(available.command, plugin, spec.current, report.n, a, b, sample);
+    report.previous = count_traffic(available.command, plugin, fingerprint, spec.previous, report.n, a, b, sample);
+    report.solution = count_traffic(available.command, plugin, fingerprint, spec.current, report.n, a, b, sample);
     // As in the speed check: WORKBOOK_SPEED_STUDENT=previous puts the previous rung's solution in
     // the student's place, which must fail.
     const char* as = std::getenv("WORKBOOK_SPEED_STUDENT");
-    report.student = count_traffic(available.command, plugin, as && std::string(as) == "previous" ? spec.previous : "student",
-                                   report.n, a, b, sample);
+    report.student = count_traffic(available.command, plugin, fingerprint,
+                                   as && std::string(as) == "previous" ? spec.previous : "student", report.n, a, b, sample);
     return report;
 }
 
