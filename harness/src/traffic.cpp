@@ -39,6 +39,53 @@ bool count_line(std::string_view line, std::uint64_t& count, std::string_view& o
     return true;
 }
 
+// vloadN, vstoreN and their _half forms are calls in Oclgrind's counts, not load and store
+// instructions: counted here as the loads and stores they are (one per call, N elements of the
+// pointer's type), so that a kernel cannot hide its traffic by how it writes an access. `args` is
+// the mangled parameter list ("mPU3AS3Kf": an offset, a pointer to const __local float).
+void vector_access(Counts& c, std::uint64_t count, std::string_view name, std::string_view args) {
+    const bool load = name.starts_with("vload"), store = name.starts_with("vstore");
+    if (!load && !store) return;
+    std::string_view rest = name.substr(load ? 5 : 6);
+    if (rest.starts_with("a_half")) rest.remove_prefix(6);
+    else if (rest.starts_with("_half")) rest.remove_prefix(5);
+    std::uint64_t width = 0;
+    for (char ch : rest) {
+        if (!std::isdigit(static_cast<unsigned char>(ch))) return;  // vload_half_rte and the like: not ours to guess
+        width = width * 10 + static_cast<std::uint64_t>(ch - '0');
+    }
+    if (width == 0) width = 1;
+    // The pointer is the last parameter: P, then its address space (U3AS1 global, U3AS2 constant,
+    // U3AS3 local; none: private), qualifiers, then the element's type.
+    const auto at = args.rfind('P');
+    if (at == std::string_view::npos) return;
+    std::string_view type = args.substr(at + 1);
+    int space = 0;
+    if (type.starts_with("U3AS") && type.size() > 4) {
+        space = type[4] - '0';
+        type.remove_prefix(5);
+    }
+    while (!type.empty() && (type.front() == 'K' || type.front() == 'V')) type.remove_prefix(1);
+    std::uint64_t element = 0;
+    if (type.starts_with("Dh")) element = 2;
+    else if (!type.empty())
+        switch (type.front()) {
+        case 'c': case 'a': case 'h': element = 1; break;
+        case 's': case 't': element = 2; break;
+        case 'i': case 'j': case 'f': element = 4; break;
+        case 'l': case 'm': case 'd': element = 8; break;
+        default: return;
+        }
+    const std::uint64_t bytes = count * width * element;
+    if (space == 1 || space == 2) {
+        if (load) c.global_loads += count, c.global_load_bytes += bytes;
+        else c.global_stores += count, c.global_store_bytes += bytes;
+    } else if (space == 3) {
+        if (load) c.local_loads += count, c.local_load_bytes += bytes;
+        else c.local_stores += count, c.local_store_bytes += bytes;
+    }
+}
+
 void add(Counts& c, std::uint64_t count, std::string_view op, std::uint64_t bytes) {
     if (op == "load global") c.global_loads += count, c.global_load_bytes += bytes;
     else if (op == "store global") c.global_stores += count, c.global_store_bytes += bytes;
@@ -46,6 +93,18 @@ void add(Counts& c, std::uint64_t count, std::string_view op, std::uint64_t byte
     else if (op == "store local") c.local_stores += count, c.local_store_bytes += bytes;
     // barrier() and work_group_barrier(), as their mangled names show them.
     else if (op.starts_with("call ") && op.find("barrier") != std::string_view::npos) c.barriers += count;
+    // Every call by its name: "call _Z21async_work_group_copyPU3AS3f...()" is a name of 21
+    // characters after the length (the Itanium mangling Oclgrind prints).
+    if (op.starts_with("call _Z")) {
+        std::size_t i = 7, length = 0;
+        for (; i < op.size() && std::isdigit(static_cast<unsigned char>(op[i])); ++i)
+            length = length * 10 + static_cast<std::size_t>(op[i] - '0');
+        if (length > 0 && i + length <= op.size()) {
+            const std::string name(op.substr(i, length));
+            c.calls[name] += count;
+            vector_access(c, count, name, op.substr(i + length));
+        }
+    }
 }
 
 // Reads Oclgrind's style of report: a line starting with `header` opens a block (on_header gets

@@ -139,3 +139,33 @@ TEST_CASE("traffic: the plugin's hidden loads are read per launch, and exposed b
     CHECK(t.find("exposed B*") != std::string::npos);
     CHECK(t.find("0.0078") != std::string::npos);
 }
+
+// Oclgrind 21.10's counts of vload/vstore, as it printed them for a kernel of each (16 work-items).
+TEST_CASE("traffic: vloadN and vstoreN count as the loads and stores they are, in their address space") {
+    const auto all = parse_inst_counts(R"(Instructions executed for kernel 'k':
+              16 - call _Z10vload_halfmPU3AS1KDh()
+              16 - call _Z11vstore_halffmPU3AS1Dh()
+              16 - call _Z6vload2mPU3AS1Kf()
+              16 - call _Z6vload4mPU3AS1Kf()
+              16 - call _Z6vload4mPU3AS3Kf()
+              16 - call _Z7vstore4Dv4_fmPU3AS1f()
+              16 - call _Z7vstore4Dv4_fmPU3AS3f()
+              16 - call _Z6vload4mPKf()
+              16 - load global (64 bytes)
+              16 - store global (64 bytes)
+)");
+    REQUIRE(all.size() == 1);
+    const auto& c = all[0];
+    // vload_half (2 bytes), vload2 (8), vload4 (16) and the plain load (4), per work-item.
+    CHECK(c.global_loads == 64);
+    CHECK(c.global_load_bytes == 16 * (2 + 8 + 16 + 4));
+    CHECK(c.global_stores == 48);
+    CHECK(c.global_store_bytes == 16 * (2 + 16 + 4));
+    CHECK(c.local_loads == 16);
+    CHECK(c.local_load_bytes == 256);
+    CHECK(c.local_stores == 16);
+    CHECK(c.local_store_bytes == 256);
+    // The private vload4 (no address space) is no memory traffic; every call is known by name.
+    CHECK(c.called("vload4") == 48);
+    CHECK(c.called("vstore_half") == 16);
+}

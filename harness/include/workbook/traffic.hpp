@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,13 @@ struct Counts {
     std::uint64_t global_loads = 0, global_load_bytes = 0, global_stores = 0, global_store_bytes = 0;
     std::uint64_t local_loads = 0, local_load_bytes = 0, local_stores = 0, local_store_bytes = 0;
     std::uint64_t barriers = 0;
+    // OpenCL C built-ins the launch called, by name ("async_work_group_copy"), summed over every
+    // work-item: what ran, where the source's words say only what was written.
+    std::map<std::string, std::uint64_t> calls;
+    std::uint64_t called(const std::string& builtin) const {
+        const auto it = calls.find(builtin);
+        return it == calls.end() ? 0 : it->second;
+    }
 };
 
 // Every launch's counts in `text` (Oclgrind's report, one block per launch, in order). Lines

@@ -83,6 +83,17 @@ void check_vector_sum_kernel(const std::string& file, const std::string& kernel_
 void check_vector_sum_host(const std::string& op, std::size_t inputs, const std::string& kernel_file,
                            const std::string& kernel_name);
 
+// One call of `op` in a runner of its own under Oclgrind's instruction counter (the student's
+// runner, wrapped as the graded cases are, with the pointer-bits plugin), for a check of what a
+// launch executed (exercise 14: its async copies and waits, however the source is written): the
+// counts of the one launch it made with the runner's reply, or nullopt with `why_not` where
+// Oclgrind cannot run here. A kernel's printf cannot add counts: a second report is refused (Error).
+struct Counted {
+    traffic::Counts counts;
+    runner::Message reply;
+};
+std::optional<Counted> counted_call(const std::string& op, runner::Message request, std::string& why_not);
+
 // The sizes a matmul rung is graded at, drawn from the seed in classes (g: the rung's
 // group_extent, r: a remainder in 0..min(g-1, 40)): small: 1, one inside a work-group, one whole
 // group and a partial one (g+1, or an odd size up to g+17 when g <= 32); large: whole groups near
