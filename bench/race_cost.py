@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where a save's verdict spends its time, per exercise: the graded test of the solution on the
-default device (the values verdict), then its race pass under Oclgrind with every check on (as
+default device (the values verdict), its speed case (rungs 15-20), then its race pass under Oclgrind with every check on (as
 `workbook check` runs it), and the same pass with each of Oclgrind's checks alone and with none,
 so the cost of each check is a column of its own. Wall and processor seconds of each run.
 
@@ -60,6 +60,10 @@ def main():
         row = {"exercise": name}
         # The values verdict: the graded test cases that check results, not the speed check.
         row["graded"] = timed([str(test), "-tce=*speed*"], env, a.timeout)
+        # The speed case (the SGEMM track: timed rounds, and on a CPU the traffic count of the
+        # student's kernel; the references' figures kept from an earlier run, as on a second save).
+        if ex["id"] >= "15":
+            row["speed"] = timed([str(test), "-tc=*speed*"], env, a.timeout)
         # The race pass as the checkers run it (harness/src/race_check.cpp).
         row["race"] = timed([str(bin_dir / "race_check"), "--expect", "clean", "--timeout", str(a.timeout), str(test)],
                             env, a.timeout + 60)
@@ -71,7 +75,7 @@ def main():
         cells = "  ".join(f"{k} {v[0]:.1f}/{v[1]:.1f} s{'' if v[2] == 0 else ' (' + str(v[2]) + ')'}"
                           for k, v in row.items() if k != "exercise")
         print(f"{name}: {cells}", flush=True)
-    cols = [c for c in ("graded", "race", "none", "data-races", "uninitialized") if any(c in r for r in rows)]
+    cols = [c for c in ("graded", "speed", "race", "none", "data-races", "uninitialized") if any(c in r for r in rows)]
     print("\n| exercise | " + " | ".join(f"{c} wall / cpu s" for c in cols) + " |")
     print("|---|" + "---:|" * len(cols))
     for r in rows:
