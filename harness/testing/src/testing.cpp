@@ -130,7 +130,7 @@ void check_vector_sum_host(const std::string& op, std::size_t inputs, const std:
     Output out(count, guard_elements);
     auto request = sum_request(c, count, out, guard_elements);
     attach(request, w);
-    const auto reply = call(op, std::move(request));
+    const auto reply = witness_call(op, std::move(request));
     const std::string guard = out.take(reply.array("out", out.whole()));
     std::vector<float> expected(count), scale(count);
     for (std::size_t i = 0; i < count; ++i) {

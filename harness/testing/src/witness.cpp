@@ -2,6 +2,7 @@
 #include "workbook/witness.hpp"
 
 #include "workbook/test_seed.hpp"
+#include "workbook/testing.hpp"
 
 #include <fmt/format.h>
 
@@ -80,6 +81,13 @@ void attach(runner::Message& request, const Witness& w) {
     request.text["witness_source"] = w.source;
 }
 
+runner::Message witness_call(const std::string& op, runner::Message request) {
+    runner::client().close();
+    runner::Message reply = call(op, std::move(request));
+    runner::client().close();
+    return reply;
+}
+
 std::string witness_failure(const std::string& function, const Witness& w, bool plain_result) {
     const std::string what =
         plain_result ? fmt::format("{} returned the right values without the mark, so it did not run the kernel it was "
@@ -88,8 +96,9 @@ std::string witness_failure(const std::string& function, const Witness& w, bool 
                      : fmt::format("{} did not return the marked values that kernel computes", function);
     return fmt::format("For this case the test gave your host code its own {} (same kernel name and arguments, "
                        "results plus a mark of its own), through kernel_source(\"{}\"). {}. A grade here says the "
-                       "device did the work: build the program from kernel_source(\"{}\") in every call and launch "
-                       "it on the device you are given. ({})",
+                       "device did the work: build the program from kernel_source(\"{}\") (this call runs in a "
+                       "process of its own, so a program kept from an earlier call is no excuse) and launch it on "
+                       "the device you are given. ({})",
                        w.file, w.file, what, w.file, repeat_hint());
 }
 
