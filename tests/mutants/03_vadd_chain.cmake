@@ -14,3 +14,25 @@ workbook_mutant(host_round_trip vadd_chain.cpp
     queue.enqueueReadBuffer(buffers.c, CL_TRUE, 0, count * sizeof(float), c.data());
     queue.enqueueWriteBuffer(buffers.c, CL_TRUE, 0, count * sizeof(float), c.data());
     add(launch, buffers.c, buffers.e, buffers.d, count);]=])
+# No kernel launched: the inputs copied on the device into host-readable buffers of its own, summed
+# on the CPU and written back (right values; only the witness's marks are missing).
+workbook_mutant(sums_on_cpu_through_staging vadd_chain.cpp
+  [=[    add(launch, buffers.a, buffers.b, buffers.c, count);
+    add(launch, buffers.c, buffers.e, buffers.d, count);
+    add(launch, buffers.d, buffers.g, buffers.f, count);]=]
+  [=[    (void)add;  // planted bug: the device only copies, the CPU sums
+    (void)launch;
+    const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
+    const std::size_t bytes = count * sizeof(float);
+    std::vector<float> sum(count, 0.0f), part(count);
+    for (const cl::Buffer* in : {&buffers.a, &buffers.b, &buffers.e, &buffers.g}) {
+        cl::Buffer staging(context, CL_MEM_READ_WRITE, bytes);
+        queue.enqueueCopyBuffer(*in, staging, 0, 0, bytes);
+        queue.enqueueReadBuffer(staging, CL_TRUE, 0, bytes, part.data());
+        for (cl_uint i = 0; i < count; ++i) sum[i] += part[i];
+    }
+    cl::Buffer staging(context, CL_MEM_READ_WRITE, bytes);
+    queue.enqueueWriteBuffer(staging, CL_TRUE, 0, bytes, sum.data());
+    queue.enqueueCopyBuffer(staging, buffers.f, 0, 0, bytes);
+    queue.finish();]=]
+  MESSAGE "without the marks")

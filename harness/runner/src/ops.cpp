@@ -24,6 +24,17 @@ cl::Program program(const std::string& file, const std::string& options) {
     return built[key] = build_program(dev.context, kernel_source(file), options);
 }
 
+std::optional<cl::Program> witness_binary_program(const Message& request) {
+    if (!request.text.count("witness_source")) return std::nullopt;
+    auto& dev = device();
+    const cl::Program from_source =
+        build_program(dev.context, KernelSource{request.str("witness_file"), "the test's witness", request.str("witness_source")});
+    const auto binaries = from_source.getInfo<CL_PROGRAM_BINARIES>();
+    cl::Program from_binary(dev.context, {dev.choice.device}, binaries);
+    from_binary.build({dev.choice.device});
+    return from_binary;
+}
+
 cl::Buffer buffer_of(const std::vector<float>& values, cl_mem_flags flags) {
     auto& dev = device();
     cl::Buffer b(dev.context, flags, std::max<std::size_t>(1, values.size()) * sizeof(float));

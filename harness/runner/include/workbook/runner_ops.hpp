@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,12 @@ Message run_matmul_timed(const std::map<std::string, matmul::Rung>& rungs, const
 // "witness_source", testing.hpp): kernel_source() gives it in place of that file for as long as
 // the returned object lives; null when the request has none.
 std::unique_ptr<KernelOverride> witness_kernel(const Message& request);
+
+// The witness kernel of `request` (text "witness_source") built here and handed on as a program
+// made from the device's binary of it: where the runner, not the student's host code, builds the
+// program (exercise 03), the host code gets a kernel whose program has no source to read the
+// mark's key from (CL_PROGRAM_SOURCE is empty). Null when the request carries no witness.
+std::optional<cl::Program> witness_binary_program(const Message& request);
 
 // Host code that computes out = in_0 + ... on the device: request count, inputs, arrays in0...
 // and out (and maybe a witness kernel); reply out.
