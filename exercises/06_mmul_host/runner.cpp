@@ -3,7 +3,10 @@
 #include "mmul_host.hpp"
 
 #include "workbook/runner_device.hpp"
+#include "workbook/runner_observed.hpp"
 #include "workbook/runner_ops.hpp"
+
+#include <string>
 
 namespace {
 
@@ -14,10 +17,15 @@ const wr::Operation matmul_on_device("matmul_on_device", [](const wr::Message& r
     const auto a = r.array("a"), b = r.array("b");
     wr::Message reply;
     auto& c = reply.arrays["c"] = r.array("c");
+    wr::forget_observed_events();
     const auto t = workbook::ex06::matmul_on_device(wr::device().choice.device, static_cast<int>(r.num("n")), a.data(),
                                                     b.data(), c.data());
     reply.numbers["kernel_seconds"] = t.kernel_seconds;
     reply.numbers["wall_seconds"] = t.wall_seconds;
+    // What the call read from events' profiling times, for the checker to match kernel_seconds.
+    const auto seen = wr::observed_event_seconds();
+    reply.numbers["observed_events"] = static_cast<double>(seen.size());
+    for (std::size_t i = 0; i < seen.size() && i < 64; ++i) reply.numbers["observed_" + std::to_string(i)] = seen[i];
     return reply;
 });
 

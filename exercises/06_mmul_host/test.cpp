@@ -11,7 +11,10 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace wt = workbook::testing;
 
@@ -48,6 +51,22 @@ TEST_CASE("06_mmul_host: matmul_on_device computes C = A·B and times it") {
         CHECK_MESSAGE(t.kernel_seconds <= t.wall_seconds,
                       "the kernel runs inside the wall-clock interval, so kernel_seconds <= wall_seconds");
         CHECK_MESSAGE(t.wall_seconds <= call_seconds, "wall_seconds cannot exceed the time the whole call took");
+        // kernel_seconds must be an event's end - start, as read during the call: the runner sees
+        // the profiling times the call read (runner_observed.hpp). A fraction of the wall time, or
+        // any clock's reading, matches none of them.
+        std::vector<double> seen;
+        for (int i = 0; i < static_cast<int>(reply.num("observed_events")) && i < 64; ++i)
+            seen.push_back(reply.num("observed_" + std::to_string(i)));
+        const bool from_event = std::any_of(seen.begin(), seen.end(), [&](double d) {
+            return std::abs(t.kernel_seconds - d) <= 1e-12 + 1e-9 * d;  // the same nanoseconds, as a double
+        });
+        CHECK_MESSAGE(from_event,
+                      fmt::format("N = {}: kernel_seconds = {:.9g} is not the end - start of any event whose profiling "
+                                  "times your call read ({} read). Time the kernel from its own event: a queue made "
+                                  "with CL_QUEUE_PROFILING_ENABLE, then CL_PROFILING_COMMAND_END - "
+                                  "CL_PROFILING_COMMAND_START of the launch's event (workbook::event_times). A time "
+                                  "from a clock, or a share of the wall time, is not the kernel's ({})",
+                                  n, t.kernel_seconds, seen.size(), wt::repeat_hint()));
         if (!result.ok() || !guard.empty()) return;
     }
     // The witness (witness.hpp): the test's own mmul.cl in place of exercise 05's; only host code

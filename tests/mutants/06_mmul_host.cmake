@@ -28,3 +28,11 @@ workbook_mutant(host_product_on_cpu mmul_host.cpp
     return MatmulTiming{took / 2, took};
     cl::Context context(device);]=]
   MESSAGE "did not run the kernel it was given")
+# The kernel time made up from the wall time (a share that passes every bound the old checks had):
+# kernel_seconds must be an event's end - start that the call read.
+workbook_mutant(kernel_time_share_of_wall mmul_host.cpp
+  [=[    return MatmulTiming{event_times(event).run_seconds(), wall.seconds()};]=]
+  [=[    (void)event;  // planted bug: a share of the wall time
+    const double took = wall.seconds();
+    return MatmulTiming{0.37 * took, took};]=]
+  MESSAGE "is not the end - start of any event")
