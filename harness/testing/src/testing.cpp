@@ -17,6 +17,13 @@ runner::Message call(const std::string& op, runner::Message request) {
     return runner::client().call(op, std::move(request));
 }
 
+runner::Message witness_call(const std::string& op, runner::Message request) {
+    runner::client().close();
+    runner::Message reply = call(op, std::move(request));
+    runner::client().close();
+    return reply;
+}
+
 bool small_sizes_only() {
     const char* v = std::getenv("WORKBOOK_SMALL");
     return v && std::string(v) == "1";

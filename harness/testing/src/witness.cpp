@@ -2,7 +2,6 @@
 #include "workbook/witness.hpp"
 
 #include "workbook/test_seed.hpp"
-#include "workbook/testing.hpp"
 
 #include <fmt/format.h>
 
@@ -79,13 +78,6 @@ Witness kernels_witness(const std::string& file, const std::string& kernels) {
 void attach(runner::Message& request, const Witness& w) {
     request.text["witness_file"] = w.file;
     request.text["witness_source"] = w.source;
-}
-
-runner::Message witness_call(const std::string& op, runner::Message request) {
-    runner::client().close();
-    runner::Message reply = call(op, std::move(request));
-    runner::client().close();
-    return reply;
 }
 
 std::string witness_failure(const std::string& function, const Witness& w, bool plain_result) {

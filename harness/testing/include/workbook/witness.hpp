@@ -40,10 +40,6 @@ Witness kernels_witness(const std::string& file, const std::string& kernels);
 
 // Puts the witness into a request for the runner (runner_ops.hpp: witness_kernel).
 void attach(runner::Message& request, const Witness& witness);
-// Sends a request that carries a witness (attach) to a runner of its own: started for this call
-// and ended after it. Host code that builds its program once and reuses it (ordinary practice)
-// must build the witness in this process, and no later case may run the witness's program.
-runner::Message witness_call(const std::string& op, runner::Message request);
 
 // The sentence a failed witness case ends with: what the marks show, and the fix.
 std::string witness_failure(const std::string& function, const Witness& witness, bool plain_result);
