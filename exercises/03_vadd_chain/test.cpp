@@ -12,20 +12,36 @@
 
 namespace wt = workbook::testing;
 
+namespace {
+
+// a, b, e and g drawn from the seed under `stream`.
+std::vector<std::vector<float>> inputs(const char* stream, std::size_t count) {
+    auto rng = wt::rng(stream, count);
+    std::vector<std::vector<float>> in;
+    for (int k = 0; k < 4; ++k) in.push_back(rng.uniform_vector(count));
+    return in;
+}
+
+// The runner's request: the inputs with their slack, and the intermediates poisoned (a skipped
+// step leaves NaN that flows into f), f poisoned with its guard band.
+workbook::runner::Message chain_request(const std::vector<std::vector<float>>& in, std::size_t count,
+                                        const wt::Output& f) {
+    workbook::runner::Message request;
+    request.numbers["count"] = static_cast<double>(count);
+    const char* names[] = {"a", "b", "e", "g"};
+    for (int k = 0; k < 4; ++k) request.arrays[names[k]] = wt::padded(in[k]);
+    request.arrays["c"] = wt::Output(count).initial();
+    request.arrays["f"] = f.initial();
+    return request;
+}
+
+}  // namespace
+
 TEST_CASE("03_vadd_chain: f = a + b + e + g with every step on the device") {
     for (const std::size_t count : wt::awkward_sizes()) {
-        auto rng = wt::rng("vadd_chain", count);
-        std::vector<std::vector<float>> in;
-        for (int k = 0; k < 4; ++k) in.push_back(rng.uniform_vector(count));
-        // Poisoned intermediates: a skipped step leaves NaN that flows into f.
-        wt::Output poisoned(count), f(count);
-        workbook::runner::Message request;
-        request.numbers["count"] = static_cast<double>(count);
-        const char* names[] = {"a", "b", "e", "g"};
-        for (int k = 0; k < 4; ++k) request.arrays[names[k]] = wt::padded(in[k]);
-        request.arrays["c"] = poisoned.initial();
-        request.arrays["f"] = f.initial();
-        const auto reply = wt::call("vadd_chain", std::move(request));
+        const auto in = inputs("vadd_chain", count);
+        wt::Output f(count);
+        const auto reply = wt::call("vadd_chain", chain_request(in, count, f));
         const std::string guard = f.take(reply.array("f", f.whole()));
 
         const std::vector<std::span<const float>> terms{in[0], in[1], in[2], in[3]};
@@ -43,16 +59,9 @@ TEST_CASE("03_vadd_chain: the three launches run the kernel they are given, on t
     // of it: each launch adds a mark only it computes, so f carries three. Host code that moves
     // the data out and sums it on the CPU returns f without them.
     const std::size_t count = wt::small_sizes_only() ? 61 : 4099;
-    auto rng = wt::rng("vadd_chain witness", count);
-    std::vector<std::vector<float>> in;
-    for (int k = 0; k < 4; ++k) in.push_back(rng.uniform_vector(count));
-    wt::Output poisoned(count), f(count);
-    workbook::runner::Message request;
-    request.numbers["count"] = static_cast<double>(count);
-    const char* names[] = {"a", "b", "e", "g"};
-    for (int k = 0; k < 4; ++k) request.arrays[names[k]] = wt::padded(in[k]);
-    request.arrays["c"] = poisoned.initial();
-    request.arrays["f"] = f.initial();
+    const auto in = inputs("vadd_chain witness", count);
+    wt::Output f(count);
+    auto request = chain_request(in, count, f);
     const wt::Witness w = wt::vector_sum_witness("vadd.cl", "vadd", 2);
     wt::attach(request, w);
     const auto reply = wt::witness_call("vadd_chain", std::move(request));

@@ -5,6 +5,8 @@
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -20,40 +22,42 @@ std::string oclgrind_path() {
     return {};
 }
 
-std::string overlap_plugin(std::string& why_not) {
-#ifdef WORKBOOK_OVERLAP_PLUGIN
-    if (std::filesystem::exists(WORKBOOK_OVERLAP_PLUGIN)) return WORKBOOK_OVERLAP_PLUGIN;
-    why_not = std::string("the Oclgrind plugin that counts hidden loads is missing (") + WORKBOOK_OVERLAP_PLUGIN +
-              "): rebuild the workbook";
-#else
-    why_not = "this build has no Oclgrind plugin to count hidden loads: apt-get install liboclgrind-dev, then run "
-              "scripts/setup.sh again";
+namespace {
+
+#ifndef WORKBOOK_OVERLAP_PLUGIN
+#define WORKBOOK_OVERLAP_PLUGIN nullptr
 #endif
+#ifndef WORKBOOK_FINGERPRINT_PLUGIN
+#define WORKBOOK_FINGERPRINT_PLUGIN nullptr
+#endif
+#ifndef WORKBOOK_LOCAL_INIT_PLUGIN
+#define WORKBOOK_LOCAL_INIT_PLUGIN nullptr
+#endif
+
+// One of our Oclgrind plugins by the path compiled in (null: this build has none, for want of
+// `packages`), or empty with `why_not` saying what it does and how to get it.
+std::string plugin(const char* path, const char* what, const char* packages, std::string& why_not) {
+    if (path && std::filesystem::exists(path)) return path;
+    why_not = path ? fmt::format("the Oclgrind plugin that {} is missing ({}): rebuild the workbook", what, path)
+                   : fmt::format("this build has no Oclgrind plugin that {}: apt-get install {}, then run "
+                                 "scripts/setup.sh again",
+                                 what, packages);
     return {};
+}
+
+}  // namespace
+
+std::string overlap_plugin(std::string& why_not) {
+    return plugin(WORKBOOK_OVERLAP_PLUGIN, "counts hidden loads", "liboclgrind-dev", why_not);
 }
 
 std::string fingerprint_plugin(std::string& why_not) {
-#ifdef WORKBOOK_FINGERPRINT_PLUGIN
-    if (std::filesystem::exists(WORKBOOK_FINGERPRINT_PLUGIN)) return WORKBOOK_FINGERPRINT_PLUGIN;
-    why_not = std::string("the Oclgrind plugin that checks kernels for pointer bits is missing (") +
-              WORKBOOK_FINGERPRINT_PLUGIN + "): rebuild the workbook";
-#else
-    why_not = "this build has no Oclgrind plugin to check kernels for pointer bits: apt-get install llvm-14-dev "
-              "liboclgrind-dev, then run scripts/setup.sh again";
-#endif
-    return {};
+    return plugin(WORKBOOK_FINGERPRINT_PLUGIN, "checks kernels for pointer bits", "llvm-14-dev liboclgrind-dev", why_not);
 }
 
 std::string local_init_plugin(std::string& why_not) {
-#ifdef WORKBOOK_LOCAL_INIT_PLUGIN
-    if (std::filesystem::exists(WORKBOOK_LOCAL_INIT_PLUGIN)) return WORKBOOK_LOCAL_INIT_PLUGIN;
-    why_not = std::string("the race pass's Oclgrind plugin for local memory is missing (") + WORKBOOK_LOCAL_INIT_PLUGIN +
-              "): rebuild the workbook";
-#else
-    why_not = "this build has no Oclgrind plugin for the race pass's check of local memory: apt-get install "
-              "liboclgrind-dev, then run scripts/setup.sh again";
-#endif
-    return {};
+    return plugin(WORKBOOK_LOCAL_INIT_PLUGIN, "checks reads of local memory no work-item wrote", "liboclgrind-dev",
+                  why_not);
 }
 
 std::optional<cl::Device> graded_device() {
