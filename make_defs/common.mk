@@ -99,7 +99,7 @@ TESTING_SRC := $(sort $(wildcard $(WB_TOP)/harness/testing/src/*.cpp)) $(WB_TOP)
 COMMON_OBJ := $(patsubst $(WB_TOP)/common/%.cpp,$(LIBDIR)/%.o,$(COMMON_SRC))
 # What every runner links as objects (their operations register themselves): main(), the device,
 # the generic operations; and this exercise's own operations (runner.cpp) when it has some.
-RUNNER_MAIN_OBJ := $(addprefix $(LIBDIR)/harness/runner/src/,runner_main.o ops.o protocol.o)
+RUNNER_MAIN_OBJ := $(addprefix $(LIBDIR)/harness/runner/src/,runner_main.o ops.o protocol.o observed_events.o)
 RUNNER_OPS_OBJ := $(if $(wildcard runner.cpp),$(OBJ)/runner.o)
 # The speed and traffic checks' reference kernels (course.toml's speed_references and
 # traffic_references), in the runners.
