@@ -70,7 +70,10 @@ void Grader::find_workbook_paths(const json& commands) {
     auto add = [&](const std::string& word) {
         std::string w = word.rfind("-I", 0) == 0 ? word.substr(2) : word;
         std::error_code ec;
-        if (!w.empty() && w[0] == '/' && w.rfind("/usr/", 0) != 0 && fs::exists(w, ec)) paths.insert(fs::path(w).lexically_normal().string());
+        // Never the root itself: mounted read-only over everything, it would show the runner the
+        // whole machine and hide the sandbox's own /tmp.
+        const std::string normal = fs::path(w).lexically_normal().string();
+        if (!w.empty() && w[0] == '/' && normal != "/" && w.rfind("/usr/", 0) != 0 && fs::exists(w, ec)) paths.insert(normal);
     };
     for (const Exercise* ex : exercises_) {
         bool host = false;
@@ -82,7 +85,10 @@ void Grader::find_workbook_paths(const json& commands) {
         for (const auto& w : r.link) add(w);
         recipes_.emplace(ex->id, r);
     }
-    if (const char* o = std::getenv("WORKBOOK_OCLGRIND"); o && *o) add(fs::path(o).parent_path().string());
+    // An Oclgrind named by WORKBOOK_OCLGRIND: its folder, where it exists (a name that does not
+    // is the race pass's to refuse, and its parent folder may be "/").
+    if (const char* o = std::getenv("WORKBOOK_OCLGRIND"); o && *o && fs::exists(o))
+        add(fs::path(o).parent_path().string());
     // Our Oclgrind plugins, loaded into the student's runner: rung 19's traffic run counts with
     // one, every race pass checks local memory with another, and every race pass and traffic run
     // checks the kernel for pointer bits with the third.
