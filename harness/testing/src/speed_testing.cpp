@@ -7,6 +7,7 @@
 // reports), checks every timed C, and alone decides.
 #include "workbook/testing.hpp"
 
+#include "counted_launch.hpp"
 #include "timed_launch.hpp"
 
 #include "workbook/errors.hpp"
@@ -47,60 +48,32 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
                                const std::string& key, int n, const std::vector<float>& a, const std::vector<float>& b,
                                std::mt19937_64& sample) {
     const bool student = key == "student";
-    std::vector<std::string> tool = {oclgrind, "--inst-counts"};
-    // Oclgrind takes one --plugins, its paths joined by ':'.
-    std::string plugins = plugin;
-    if (!fingerprint.empty()) plugins += (plugins.empty() ? "" : ":") + fingerprint;
-    if (!plugins.empty()) tool.insert(tool.end(), {"--plugins", plugins});
-    const auto sized = race::graded_device_options();  // the graded build, not Oclgrind's own
-    tool.insert(tool.end(), sized.begin(), sized.end());
     runner::Client client({}, student,
-                          {tool,
+                          {counting_tool(oclgrind, {plugin, fingerprint}),
                            // Oclgrind is the only platform under it; counts without thousands separators.
                            {"WORKBOOK_PLATFORM=", "WORKBOOK_DEVICE=", "WORKBOOK_DEVICE_TYPE=", "LC_ALL=C"}});
     Timed kernel(client, key);
     std::vector<float> c;
     // Unoptimised, so that the counts are the source's own loads and stores, the same for every
-    // kernel whatever the compiler would have kept in registers (and what Oclgrind 21.10 needs to
-    // run rungs 17-19: see their race_why).
+    // kernel whatever the compiler would have kept in registers.
     kernel.race_options = "-cl-opt-disable";
     kernel.run(n, a, b, &c, true);
     matmul::check_sampled(n, a, b, c, sample, 1024, kernel.who() + " in the traffic run");
     const std::string counted = client.captured_stdout();
-    // The fingerprint plugin's line (harness/oclgrind_plugin/fingerprint.cpp; the full report with
-    // its source line went to stderr). A kernel's printf can add such a line, never remove one.
-    if (const auto at = counted.find("workbook fingerprint: "); !fingerprint.empty() && at != std::string::npos) {
-        const auto from = at + std::string_view("workbook fingerprint: ").size();
-        throw Error(fmt::format("the traffic run of {} counts nothing: {}. A kernel that can tell the simulator from "
-                                "the device may load one way here and another there. Index with integers, and don't "
-                                "inspect pointer values",
-                                kernel.who(), counted.substr(from, counted.find('\n', from) - from)));
-    }
-    const auto blocks = traffic::parse_inst_counts(counted);
-    // A report's header counted anywhere, not only at a line's start: a kernel's printf that ends
-    // without a newline glues itself to the real header, which then opens no block, so that a
-    // block it printed itself would be the only one read. Exactly one header of each, or refused.
-    const auto headers = [&](std::string_view header) {
-        std::size_t n = 0;
-        for (auto at = counted.find(header); at != std::string::npos; at = counted.find(header, at + 1)) ++n;
-        return n;
-    };
-    if (headers("Instructions executed for kernel '") != 1 ||
-        (!plugin.empty() && headers("Global loads hidden for kernel launch ") != 1))
-        throw Error(fmt::format("the traffic run of {} printed a second report, or text on the report's own line; a "
-                                "kernel's printf can cause this: remove printf calls from the kernel",
-                                kernel.who()));
-    if (blocks.size() != 1 || blocks[0].kernel != "mmul")
-        throw Error(fmt::format("the traffic run of {} reported {} launches where one of mmul was made; a kernel's printf "
-                                "can cause this: remove printf calls from the kernel",
-                                kernel.who(), blocks.size()));
-    if (plugin.empty()) return traffic::per_multiply_add(blocks[0], n);
+    const std::string run = "the traffic run of " + kernel.who();
+    const traffic::Counts counts = one_counted_launch(counted, run, !fingerprint.empty(), "mmul");
+    // Our hidden-loads plugin's block (rung 19's rule), held to the same rule: exactly one.
+    if (!plugin.empty() && occurrences(counted, "Global loads hidden for kernel launch ") != 1)
+        throw Error(fmt::format("{} printed a second report, or text on the report's own line; a kernel's printf can "
+                                "cause this: remove printf calls from the kernel",
+                                run));
+    if (plugin.empty()) return traffic::per_multiply_add(counts, n);
     const auto overlaps = traffic::parse_overlap(counted);
     if (overlaps.size() != 1)
-        throw Error(fmt::format("the traffic run of {} reported {} launches' hidden loads where one of mmul was made; a "
-                                "kernel's printf can cause this: remove printf calls from the kernel",
-                                kernel.who(), overlaps.size()));
-    return traffic::per_multiply_add(blocks[0], n, overlaps[0]);
+        throw Error(fmt::format("{} reported {} launches' hidden loads where one of mmul was made; a kernel's printf "
+                                "can cause this: remove printf calls from the kernel",
+                                run, overlaps.size()));
+    return traffic::per_multiply_add(counts, n, overlaps[0]);
 }
 
 // The references' figures are exact counts of our own kernels at one N on one device's local
