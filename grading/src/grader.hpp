@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -228,12 +229,14 @@ private:
     fs::path build_source_dir() const;
 
     // A submission unpacked and built, ready for its tests.
-    // The wall time one submission's own race passes share (its runner under Oclgrind): twice the
-    // sum of its exercises' time limits. A pass may take up to ten times its exercise's limit
-    // (Oclgrind is slow), but never more than what is left here, so a submission that stalls only
-    // under the simulator loses the exercises it stalls in, and holds the one race lane (and the
-    // class behind it) no longer than that. (Twice: a correct runner that is slow on purpose, such
-    // as one that runs a shell command per call, under a loaded Slurm node took more than once.)
+    // The time one submission's own race passes share (its runner under Oclgrind): twice the sum
+    // of its exercises' time limits, counted by PassMeter (sandbox.hpp) in processor time or time
+    // asleep, never time spent waiting for a busy machine: load never fails a correct pass. A pass
+    // may take up to ten times its exercise's limit (Oclgrind is slow), but never more than what is
+    // left here, so a submission that stalls only under the simulator loses the exercises it
+    // stalls in, and holds the one race lane (and the class behind it) no longer than that on an
+    // idle machine. (Twice: a correct runner that is slow on purpose, such as one that runs a
+    // shell command per call, under a loaded Slurm node took more than once.)
     struct RaceBudget {
         std::mutex m;
         double left_s = 0;
@@ -271,7 +274,7 @@ private:
 
     void reference_runs();
 
-    void reference_run(const Exercise* ex, std::mutex& results);
+    std::optional<std::string> reference_run(const Exercise* ex, std::mutex& results);
 
     static bool own_kernels(const Exercise& ex);
 

@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
+
+#include <signal.h>
 
 namespace fs = std::filesystem;
 
@@ -161,6 +164,89 @@ double cgroups_cpu_seconds(const std::vector<std::string>& procs) {
         }
     }
     return seconds;
+}
+
+namespace {
+
+// A task's run delay so far (time runnable but not running), in seconds; -1 when it is gone.
+double run_delay(const fs::path& task) {
+    std::ifstream in(task / "schedstat");
+    double on_cpu = 0, waiting = 0;
+    if (!(in >> on_cpu >> waiting)) return -1;
+    return waiting * 1e-9;
+}
+
+}  // namespace
+
+PassMeter::PassMeter(std::vector<std::string> cgroups, double grant_s)
+    : cgroups_(std::move(cgroups)), grant_s_(grant_s), cpu_start_(cgroups_cpu_seconds(cgroups_)),
+      start_(std::chrono::steady_clock::now()) {
+    if (cgroups_.empty()) return;
+    look();
+    {
+        const std::lock_guard lock(m_);
+        before_ = waits_;  // tasks already there (none, for a pass that starts now) count from here
+        for (auto& [task, w] : waits_) w = 0;
+    }
+    watcher_ = std::thread([this] {
+        while (!done_) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            if (done_) break;
+            look();
+            if (charged_now() <= grant_s_) continue;
+            stopped_ = true;
+            for (const auto& procs : cgroups_) {
+                std::ifstream in(procs);
+                for (long pid; in >> pid;) ::kill(static_cast<pid_t>(pid), SIGKILL);
+            }
+        }
+    });
+}
+
+PassMeter::~PassMeter() { finish(); }
+
+void PassMeter::look() {
+    std::set<long> pids;
+    for (const auto& procs : cgroups_) {
+        std::ifstream in(procs);
+        for (long pid; in >> pid;) pids.insert(pid);
+    }
+    std::vector<std::pair<std::string, double>> seen;
+    for (const long pid : pids) {
+        std::error_code ec;
+        for (fs::directory_iterator it(fmt::format("/proc/{}/task", pid), ec), end; !ec && it != end; it.increment(ec)) {
+            const double d = run_delay(it->path());
+            if (d >= 0) seen.emplace_back(fmt::format("{}/{}", pid, it->path().filename().string()), d);
+        }
+    }
+    const std::lock_guard lock(m_);
+    for (const auto& [task, d] : seen) {
+        const auto was = before_.find(task);
+        waits_[task] = std::max(waits_[task], d - (was == before_.end() ? 0.0 : was->second));
+    }
+}
+
+double PassMeter::waited() const {
+    const std::lock_guard lock(m_);
+    double sum = 0;
+    for (const auto& [task, w] : waits_) sum += w;
+    return sum;
+}
+
+double PassMeter::cpu() const { return cgroups_cpu_seconds(cgroups_) - cpu_start_; }
+
+double PassMeter::charged_now() const {
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (cgroups_.empty()) return wall;
+    return std::max(cpu(), wall - waited());
+}
+
+double PassMeter::finish() {
+    if (!done_.exchange(true)) {
+        if (watcher_.joinable()) watcher_.join();
+        charged_ = charged_now();
+    }
+    return charged_;
 }
 
 CpuCharge::CpuCharge(const Sandbox& box) {

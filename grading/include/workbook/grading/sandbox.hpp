@@ -8,8 +8,12 @@
 
 #include "workbook/process.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace workbook::grading {
@@ -53,6 +57,42 @@ struct Sandbox {
 // Processor seconds so far of the cgroups whose cgroup.procs files are `procs` (v1 cpuacct.usage,
 // v2 cpu.stat's usage_usec; a group without either counts 0).
 double cgroups_cpu_seconds(const std::vector<std::string>& procs);
+
+// The time a piece of sandboxed work (a race pass) is charged, in seconds a busy machine does not
+// inflate: its wall time less the time its own tasks waited for a processor (each task's run
+// delay, /proc/PID/task/TID/schedstat, read as it runs), or what its processes spent (their
+// cgroups) where that is more. So a neighbour that makes it wait its turn costs it nothing, and
+// time it sleeps is charged as on an idle machine. Past `grant` seconds its processes are stopped.
+// Without cgroups it cannot see or stop them: the wall time, and the caller's wall-clock limit.
+class PassMeter {
+public:
+    PassMeter(std::vector<std::string> cgroups, double grant_s);
+    ~PassMeter();
+    PassMeter(const PassMeter&) = delete;
+    PassMeter& operator=(const PassMeter&) = delete;
+
+    // Stops watching; what the work is charged.
+    double finish();
+    // Whether its processes were stopped past the grant.
+    bool stopped() const { return stopped_; }
+    // Of the time so far: the seconds its tasks waited for a processor, the processor seconds
+    // they spent (for reports and tests).
+    double waited() const;
+    double cpu() const;
+
+private:
+    void look();  // reads every task's run delay (the watcher thread, and finish)
+    double charged_now() const;
+    std::vector<std::string> cgroups_;
+    double grant_s_ = 0, cpu_start_ = 0;
+    std::chrono::steady_clock::time_point start_;
+    mutable std::mutex m_;
+    std::map<std::string, double> waits_;  // "pid/tid" -> run delay seen since the start, seconds
+    std::map<std::string, double> before_;  // tasks that were there at the start: their delay then
+    std::atomic<bool> done_{false}, stopped_{false};
+    double charged_ = 0;
+    std::thread watcher_;
+};
 
 // For as long as it lives, what `box`'s processes spend in its cgroups is counted to this
 // thread's work (count_thread_work_cpu): inside bubblewrap no wait reports it. Nothing where the
