@@ -35,6 +35,76 @@ void keep_unique(std::vector<std::string>& out, std::set<std::string>& seen, con
     if (!item.empty() && seen.insert(item).second) out.push_back(item);
 }
 
+// One run of the graded test (its cases filtered by `cases`, a doctest option, or all), read
+// into r: the time, the log, the speed table and timeline, and, on a failure, the problems, the
+// stage and the failure's kind. The verdict, the failed checks' messages, the speed table and the
+// timeline come from the evidence record the test writes (harness/evidence.hpp), never from its
+// console text. Returns whether it passed.
+bool graded_cases(const Workspace& ws, const Exercise& ex, const std::string& seed, const std::string& cases,
+                  CheckResult& r) {
+    std::random_device fresh;
+    const std::string nonce = fmt::format("{:016x}", (std::uint64_t{fresh()} << 32) ^ fresh());
+    fs::create_directories(ws.state_dir());
+    const fs::path evidence_file = ws.state_dir() / ("evidence-" + nonce);
+    std::vector<std::string> argv{ws.test_binary(ex).string()};
+    if (!cases.empty()) argv.push_back(cases);
+    const auto test = run_process(argv, std::chrono::seconds(ex.time_limit_s),
+                                  {"WORKBOOK_TIMELINE_DIR=" + (ws.state_dir() / "timelines").string(), seed,
+                                   "WORKBOOK_EVIDENCE_FILE=" + evidence_file.string(), "WORKBOOK_EVIDENCE_NONCE=" + nonce},
+                                  256 * 1024);
+    const auto evidence = harness::read_evidence(read_file_or_empty(evidence_file), nonce);
+    std::error_code gone;
+    fs::remove(evidence_file, gone);
+    r.test_s = test.seconds;
+    r.log += "\n" + test.output;
+    if (evidence) {
+        if (!evidence->speed.empty()) r.speed = evidence->speed;
+        if (!evidence->timeline.empty()) r.timeline = "timeline picture: " + evidence->timeline;
+    }
+    if (test.passed() && evidence && evidence->passed()) return true;
+    r.problems = evidence ? evidence->failures() : std::vector<std::string>{};
+    // A kernel build error's message ends with the device's whole build log: --verbose has it.
+    for (auto& p : r.problems)
+        if (const auto log = p.find("\n--- build log"); log != std::string::npos) p.erase(log);
+    const bool kernel_build = std::any_of(r.problems.begin(), r.problems.end(), [](const std::string& p) {
+        return p.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos;
+    });
+    r.stage = kernel_build ? Stage::kernel_build : Stage::test;
+    r.failure = kernel_build ? failure::build_error : failure::wrong_values;
+    // A kernel too slow: its table and verdict first.
+    if (const auto slow = std::find(r.problems.begin(), r.problems.end(), r.speed);
+        !r.speed.empty() && slow != r.problems.end()) {
+        r.problems.erase(slow);
+        r.problems.insert(r.problems.begin(), r.speed);
+        if (r.problems.size() == 1) r.failure = failure::too_slow;  // the only failure: right values, too slow
+    }
+    if (test.timed_out) r.failure = failure::timeout;
+    else if (!evidence || !evidence->complete || test.signaled) r.failure = failure::crash;
+    if (!evidence || !evidence->complete || test.signaled || test.timed_out)
+        r.problems.insert(r.problems.begin(),
+                          fmt::format("the test did not finish normally: {}{}", test.status(),
+                                      test.timed_out ? " (an endless loop, or a kernel far too slow?)" : ""));
+    return false;
+}
+
+// Kernels with barriers or local memory: a divergent or missing barrier shows in the test only as
+// wrong values; the race pass names it with its line, so its finding comes first.
+void explain_with_race_pass(const Workspace& ws, const Exercise& ex, const std::string& seed, CheckResult& r,
+                            const std::function<void(const std::string&)>& say) {
+    using namespace std::chrono_literals;
+    std::vector<std::string> kernels;
+    for (const auto& k : ex.kernels) kernels.push_back((ws.exercise_dir(ex) / k).string());
+    if (r.stage != Stage::test || !ex.race_check || !race::any_synchronises(kernels) || !race::availability().on) return;
+    say("running the race check under Oclgrind to explain the failure (small sizes)");
+    const auto race = race::check(ws.test_binary(ex).string(), 600s, {}, {seed});
+    r.race_s = race.run.seconds;
+    r.log += "\n" + race.run.output;
+    if (const auto why = race::explain_failure(race, 2); !why.empty()) {
+        r.problems.insert(r.problems.begin(), why);
+        r.failure = failure::race;
+    }
+}
+
 }  // namespace
 
 std::string stage_message(Stage stage) {
@@ -122,7 +192,6 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
         return r;
     }
 
-    say(fmt::format("running the graded test of {}", ex.dir()));
     // A test that can draw the student's run (exercise 13's timeline) writes it under .workbook/.
     // One seed for the test and its race pass: the race pass then checks the sizes drawn for
     // the test (testing.hpp: matmul_sizes).
@@ -131,61 +200,14 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
     std::random_device fresh;
     const std::string seed = fmt::format("WORKBOOK_SEED={}", fixed && *fixed ? session_seed()
                                                                            : (std::uint64_t{fresh()} << 32) ^ fresh());
-    // The verdict, the failed checks' messages, the speed table and the timeline come from the
-    // evidence record the graded test writes (harness/evidence.hpp), never from its console text.
-    const std::string nonce = fmt::format("{:016x}", (std::uint64_t{fresh()} << 32) ^ fresh());
-    fs::create_directories(ws.state_dir());
-    const fs::path evidence_file = ws.state_dir() / ("evidence-" + nonce);
-    const auto test = run_process({ws.test_binary(ex).string()}, std::chrono::seconds(ex.time_limit_s),
-                                  {"WORKBOOK_TIMELINE_DIR=" + (ws.state_dir() / "timelines").string(), seed,
-                                   "WORKBOOK_EVIDENCE_FILE=" + evidence_file.string(), "WORKBOOK_EVIDENCE_NONCE=" + nonce},
-                                  256 * 1024);
-    const auto evidence = harness::read_evidence(read_file_or_empty(evidence_file), nonce);
-    std::error_code gone;
-    fs::remove(evidence_file, gone);
-    r.test_s = test.seconds;
-    r.log += "\n" + test.output;
-    if (evidence) {
-        r.speed = evidence->speed;
-        if (!evidence->timeline.empty()) r.timeline = "timeline picture: " + evidence->timeline;
-    }
-    if (!test.passed() || !evidence || !evidence->passed()) {
-        r.problems = evidence ? evidence->failures() : std::vector<std::string>{};
-        // A kernel build error's message ends with the device's whole build log: --verbose has it.
-        for (auto& p : r.problems)
-            if (const auto log = p.find("\n--- build log"); log != std::string::npos) p.erase(log);
-        const bool kernel_build = std::any_of(r.problems.begin(), r.problems.end(), [](const std::string& p) {
-            return p.find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos;
-        });
-        r.stage = kernel_build ? Stage::kernel_build : Stage::test;
-        r.failure = kernel_build ? failure::build_error : failure::wrong_values;
-        // A kernel too slow: its table and verdict first.
-        if (const auto slow = std::find(r.problems.begin(), r.problems.end(), r.speed);
-            !r.speed.empty() && slow != r.problems.end()) {
-            r.problems.erase(slow);
-            r.problems.insert(r.problems.begin(), r.speed);
-            if (r.problems.size() == 1) r.failure = failure::too_slow;  // the only failure: right values, too slow
-        }
-        if (test.timed_out) r.failure = failure::timeout;
-        else if (!evidence || !evidence->complete || test.signaled) r.failure = failure::crash;
-        if (!evidence || !evidence->complete || test.signaled || test.timed_out)
-            r.problems.insert(r.problems.begin(),
-                              fmt::format("the test did not finish normally: {}{}", test.status(),
-                                          test.timed_out ? " (an endless loop, or a kernel far too slow?)" : ""));
-        // Kernels with barriers or local memory: a divergent or missing barrier shows in the test
-        // only as wrong values; the race pass names it with its line, so its finding comes first.
-        std::vector<std::string> kernels;
-        for (const auto& k : ex.kernels) kernels.push_back((ws.exercise_dir(ex) / k).string());
-        if (r.stage == Stage::test && ex.race_check && race::any_synchronises(kernels) && race::availability().on) {
-            say("running the race check under Oclgrind to explain the failure (small sizes)");
-            const auto race = race::check(ws.test_binary(ex).string(), 600s, {}, {seed});
-            r.race_s = race.run.seconds;
-            r.log += "\n" + race.run.output;
-            if (const auto why = race::explain_failure(race, 2); !why.empty()) {
-                r.problems.insert(r.problems.begin(), why);
-                r.failure = failure::race;
-            }
-        }
+    // In the order of their cost, each said as it comes, a failure ending the check: the values
+    // (seconds), the race pass, then, on the SGEMM track, the speed check (the kernels timed, the
+    // traffic counted). The speed cases are the test's own; only the order is the check's.
+    const bool timed = !ex.speed_references.empty();
+    const char* speed_cases = "*: speed*";
+    say(fmt::format("running the graded test of {}{}", ex.dir(), timed ? ": the values first" : ""));
+    if (!graded_cases(ws, ex, seed, timed ? "--test-case-exclude=" + std::string(speed_cases) : "", r)) {
+        explain_with_race_pass(ws, ex, seed, r, say);
         return r;
     }
 
@@ -196,7 +218,7 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
     } else if (const auto a = race::availability(); !a.on) {
         r.race_note = "race check: SKIPPED, " + a.why_off;
     } else {
-        say("running the race check under Oclgrind (small sizes)");
+        say(fmt::format("values right ({:.1f} s); race check running under Oclgrind (small sizes)", r.test_s));
         const auto race = race::check(ws.test_binary(ex).string(), 600s, {}, {seed});
         r.race_s = race.run.seconds;
         r.log += "\n" + race.run.output;
@@ -213,6 +235,15 @@ CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
         }
         r.race_note = fmt::format("race check: clean ({:.1f} s under Oclgrind)", r.race_s);
         for (const auto& c : race::concessions(race)) r.race_note += "; " + c;
+    }
+    if (timed) {
+        say(fmt::format("values right{}; the speed check running (your kernel timed against the references{})",
+                        r.race_note.rfind("race check: clean", 0) == 0 ? ", race check clean" : "",
+                        race::availability().on ? ", its memory traffic counted under Oclgrind" : ""));
+        const double values_s = r.test_s;
+        const bool fast = graded_cases(ws, ex, seed, "--test-case=" + std::string(speed_cases), r);
+        r.test_s += values_s;
+        if (!fast) return r;
     }
     r.stage = Stage::passed;
     return r;

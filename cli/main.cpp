@@ -57,8 +57,12 @@ int check_command(cli::Workspace& ws, const cli::Style& style, const std::vector
         const auto& ex = *list[i];
         if (list.size() > 1) fmt::print("[{}/{}] ", i + 1, list.size());
         const auto start = std::chrono::steady_clock::now();
-        const auto r = remote ? cli::check_remotely(ws, ex, [](const std::string& s) { fmt::print("  {}...\n", s); }, on)
-                              : cli::check_exercise(ws, ex);
+        // Each step as it comes: a failure ends the check before the slower steps.
+        const auto progress = [&style](const std::string& s) {
+            fmt::print("{}\n", style.dim(fmt::format("  {}...", s)));
+            std::fflush(stdout);
+        };
+        const auto r = remote ? cli::check_remotely(ws, ex, progress, on) : cli::check_exercise(ws, ex, progress);
         cli::record_check(ws, ex, r);
         passed += r.passed();
         fmt::print("{}", cli::format_result(ex, r, style, verbose));

@@ -17,6 +17,7 @@ expect_contains "$out" "0/3 exercises done" "progress bar"
 expect_status 1 "check 01 on the starter" "$wb" check 01
 expect_contains "$out" "FAIL 01" "a failing starter"
 expect_contains "$out" "returned 0 platform(s)" "the graded test's own message"
+expect_contains "$out" "running the graded test of 01_device_info..." "each step said as it comes"
 expect_not_contains "$out" "[doctest]" "no doctest boilerplate"
 
 expect_status 2 "solution before a pass" "$wb" solution 01
@@ -68,6 +69,16 @@ expect_contains "$out" "no exercise \"99\"" "named in the error"
 solve 03_vadd_chain
 WORKBOOK_RACE_CHECK=off expect_status 0 "check 03 with the race check switched off" "$wb" check 03
 expect_contains "$out" "race check: SKIPPED, switched off by WORKBOOK_RACE_CHECK=off" "saying so"
+solve 02_vadd
+expect_status 0 "check 02 solved, with the race check" "$wb" check 02
+expect_contains "$out" "values right (" "the values' verdict said before the race check runs"
+expect_contains "$out" "race check: clean" "then the race check's"
+# A failure ends the check: a kernel with wrong values never reaches the slower race check.
+sed -i 's/a\[i\] + b\[i\]/a[i] - b[i]/' "$scratch/exercises/02_vadd/vadd.cl"
+grep -q "a\[i\] - b\[i\]" "$scratch/exercises/02_vadd/vadd.cl" || fail "the planted bug did not take"
+expect_status 1 "check 02 with wrong values" "$wb" check 02
+expect_not_contains "$out" "race check running" "no race check after wrong values"
+cp "$source_dir/exercises/02_vadd/"{vadd.cl,vadd_host.cpp} "$scratch/exercises/02_vadd/"
 
 expect_status 1 "check --all" "$wb" check --all
 expect_contains "$out" "2 of 3 passed" "the tally"
