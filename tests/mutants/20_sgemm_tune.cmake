@@ -23,3 +23,10 @@ workbook_mutant(one_set_fetches_tile_0 mmul.cl
 workbook_mutant(barrier_only_in_big_blocks mmul.cl
   [=[        barrier(CLK_LOCAL_MEM_FENCE);  // tile t + 1 complete, and tile t read by everyone]=]
   [=[        if (TSM > 64) barrier(CLK_LOCAL_MEM_FENCE);  // planted bug: only in the big blocks]=] RACE)
+# The block's sides swapped where the group finds its place: right wherever the block is square
+# (every shape a CPU would grade otherwise), wrong at a 32 x 64 or 64 x 128 block, which the test
+# therefore always grades too.
+workbook_mutant(block_sides_swapped mmul.cl
+  [=[    const int first_row = get_group_id(1) * TSM, first_col = get_group_id(0) * TSN;]=]
+  [=[    const int first_row = get_group_id(1) * TSN, first_col = get_group_id(0) * TSM;  // planted bug: sides swapped]=]
+  MESSAGE "elements differ")

@@ -88,6 +88,16 @@ TunedPlan plan_tuned(const TunedSpec& spec) {
             if (c.get("TSM") <= 64 && c.get("PREFETCH") == prefetch) small.push_back(c);
         if (!small.empty()) p.others.push_back(small[r.next_u64() % small.size()]);
     }
+    // And a block that is not square, where none of those is (a CPU's shapes are 64 x 64): a
+    // kernel that mixes up the block's rows and columns (TSM for TSN) is right at every square one.
+    const auto square = [](const tuning::Choice& c) { return c.get("TSM") == c.get("TSN"); };
+    const auto graded = p.graded();
+    if (std::all_of(graded.begin(), graded.end(), square)) {
+        std::vector<tuning::Choice> oblong;
+        for (const auto& c : all)
+            if (!square(c) && c.get("TSM") <= 64) oblong.push_back(c);
+        if (!oblong.empty()) p.others.push_back(oblong[r.next_u64() % oblong.size()]);
+    }
     return p;
 }
 
