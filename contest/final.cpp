@@ -12,6 +12,17 @@ namespace workbook::contest {
 std::vector<FinalEntry> run_final(Database& db, const std::filesystem::path& db_file, const FinalOptions& o,
                                   const std::function<void(const FinalEntry&, int, int)>& progress) {
     if (o.top < 1) throw Error("--top must be 1 or more");
+    JudgeOptions judge = o.judge;
+    judge.sittings = std::min(8, judge.sittings * o.more);
+    judge.repeats = judge.repeats * o.more;
+    judge.time_limit *= o.more;
+    check_isolation(judge);
+    check_race_pass(judge);
+    // No other judging of this contest beside the final's: each timing has the device alone. And
+    // the board is read only once this is held, so no judging can change it after it was read.
+    const JudgingLock alone(db_file, JudgingLock::Kind::exclusive, [] {
+        fmt::print(stderr, "final: waiting for the judging in progress to end (the final times each entry alone)\n");
+    });
     if (const ContestWindow w = db.window(); w.closed_by.empty())
         throw Error(w.closes.empty()
                         ? "the contest is still open: the final judges the top entries once entries have stopped. "
@@ -31,6 +42,20 @@ std::vector<FinalEntry> run_final(Database& db, const std::filesystem::path& db_
     if (!board)
         throw Error(o.board.empty() ? fmt::format("the contest has {} boards ({}): choose one with --board", boards.size(), names)
                                     : fmt::format("there is no board \"{}\" (the boards: {})", o.board, names));
+    // A settled board: an entry uploaded before the close and not judged yet could belong in the
+    // top N, and a final without it would crown another. Refused, naming them.
+    std::string unsettled;
+    int waiting = 0;
+    for (const auto& s : db.submissions())
+        if (!reserved_alias(s.alias) && (s.status == "queued" || s.status == "running" || s.status == "judging")) {
+            if (++waiting <= 10) unsettled += fmt::format("{}#{} {} ({})", unsettled.empty() ? "" : ", ", s.id, sanitize(s.alias, 64), s.status);
+        }
+    if (waiting > 0)
+        throw Error(fmt::format("{} {} uploaded before the close {} not judged yet: {}{}. The final decides on a settled "
+                                "board: let the judge finish (`workbook contest judge`, or the server's), then run the "
+                                "final again",
+                                waiting, waiting == 1 ? "entry" : "entries", waiting == 1 ? "is" : "are", unsettled,
+                                waiting > 10 ? ", ..." : ""));
 
     // The top student entries, in the board's order, then the course's own rows (x naive needs the baseline's).
     std::vector<BoardRow> chosen;
@@ -40,16 +65,6 @@ std::vector<FinalEntry> run_final(Database& db, const std::filesystem::path& db_
     for (const auto& r : board->rows)
         if (reserved_alias(r.alias)) chosen.push_back(r);
 
-    JudgeOptions judge = o.judge;
-    judge.sittings = std::min(8, judge.sittings * o.more);
-    judge.repeats = judge.repeats * o.more;
-    judge.time_limit *= o.more;
-    check_isolation(judge);
-    check_race_pass(judge);
-    // No other judging of this contest beside the final's: each timing has the device alone.
-    const JudgingLock alone(db_file, JudgingLock::Kind::exclusive, [] {
-        fmt::print(stderr, "final: waiting for the judging in progress to end (the final times each entry alone)\n");
-    });
     std::vector<FinalEntry> out;
     for (const auto& row : chosen) {
         const auto entry = db.submission(row.submission_id);

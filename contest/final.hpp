@@ -29,7 +29,8 @@ struct FinalEntry {
 
 // Runs the final on the device WORKBOOK_* chooses (a board's runs must come from it); `progress`
 // is told of each entry as it ends. Error when the contest is still open, the board is not
-// chosen or not this device's, or it has no entries.
+// chosen or not this device's, it has no entries, or an entry uploaded before the close is not
+// judged yet (the board is read under the exclusive judging lock, so none can be judging then).
 std::vector<FinalEntry> run_final(Database& db, const std::filesystem::path& db_file, const FinalOptions& options,
                                   const std::function<void(const FinalEntry&, int done, int all)>& progress);
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # End-to-end test of the contest's final (`contest final --top N`): refused while the contest is
-# open; after the close, exactly the top N student entries (and the baseline) judged again, on
+# open, and while an entry uploaded before the close is not judged; after the close, exactly the top N student entries (and the baseline) judged again, on
 # fresh secret sizes, with more sittings and repeats; the final board ranks those runs only and
 # the running board is unchanged; a judge waits while the final holds the device, and the final
 # waits for a judging in progress; export carries the final board.
@@ -18,7 +18,9 @@ for a in ada grace linus; do "$wb" contest --db c.db submit "$src/contest/exampl
 { echo "// ada's kernel under another name"; cat "$src/contest/examples/ada.cl"; } > hopper.cl
 "$wb" contest --db c.db submit hopper.cl --alias hopper --interval 0 > /dev/null
 "$wb" contest --db c.db judge "${settings[@]}" > judge.log 2>&1 || fail "judging: $(cat judge.log)"
-"$wb" contest --db c.db board > before.txt
+# Uploaded before the close, judged only after it.
+{ echo "// turing's: uploaded last"; cat "$src/contest/examples/linus.cl"; } > turing.cl
+"$wb" contest --db c.db submit turing.cl --alias turing --interval 0 > /dev/null
 
 # Open: refused, nothing judged.
 if "$wb" contest --db c.db final --top 3 "${settings[@]}" > open.log 2>&1; then fail "a final ran while the contest was open"; fi
@@ -32,6 +34,16 @@ if "$wb" contest --db c.db final --top 3 --board nosuch "${settings[@]}" > bad.l
 grep -q 'there is no board "nosuch" (the boards: "Portable' bad.log || fail "the unknown board: $(cat bad.log)"
 if "$wb" contest --db c.db final --top 0 "${settings[@]}" > bad0.log 2>&1; then fail "--top 0 was taken"; fi
 echo "ok: an unknown board and --top 0 refused"
+
+# An entry uploaded before the close and not judged yet: no final on that board, naming it.
+if "$wb" contest --db c.db final --top 3 "${settings[@]}" > unsettled.log 2>&1; then fail "a final ran with an unjudged entry"; fi
+grep -q "1 entry uploaded before the close is not judged yet: #6 turing (queued).*contest judge" unsettled.log ||
+    fail "the refusal: $(cat unsettled.log)"
+"$wb" contest --db c.db board --final | grep -q "No final yet" || fail "a refused final left a final board"
+"$wb" contest --db c.db judge "${settings[@]}" > judge2.log 2>&1 || fail "judging turing: $(cat judge2.log)"
+"$wb" contest --db c.db board > before.txt
+grep -qE "^ +=?[0-9]+  turing " before.txt || fail "turing is not on the board once judged: $(cat before.txt)"
+echo "ok: refused while an entry uploaded before the close waits, naming it; judged, it is on the board"
 
 # The top 3 student entries of the board as it stood at the close.
 top3=$(awk '/^ +=?[0-9]+  / && $2 !~ /^\(/ { print $2 }' before.txt | head -3 | sort | tr '\n' ' ')
@@ -81,10 +93,10 @@ flock -x c.db.judging.lock sleep 4 &
 holder=$!
 sleep 0.5
 timeout 2 "$wb" contest --db c.db judge "${settings[@]}" > held.log 2>&1 && fail "a judge ran while the final held the device"
-"$wb" contest --db c.db status | grep -E "^ +6  " | grep -q " queued " || fail "the entry is not queued: $(cat held.log)"
+"$wb" contest --db c.db status | grep -E "^ +7  " | grep -q " queued " || fail "the entry is not queued: $(cat held.log)"
 wait $holder
 "$wb" contest --db c.db judge "${settings[@]}" > after.log 2>&1 || fail "judging after: $(cat after.log)"
-grep -q "^judged 6 " after.log || fail "the waiting entry was not judged after the final: $(cat after.log)"
+grep -q "^judged 7 " after.log || fail "the waiting entry was not judged after the final: $(cat after.log)"
 echo "ok: a judge waits while the final holds the device"
 
 # The page's data: the final boards beside the running ones. The server's judge does not wait
@@ -110,10 +122,10 @@ else:
 final = sorted(r["alias"] for b in data["final"] for r in b["rows"])
 assert final == sorted(top3 + ["(baseline: naive kernel)"]), final
 running = {r["alias"] for b in data["devices"] for r in b["rows"]}
-assert len(running) == 5, running
+assert len(running) == 6, running
 print(f"ok: /api/board carries the final board ({', '.join(final)}) beside the running one")
 PY
-"$wb" contest --db c.db status | grep -E "^ +7  " | grep -q " queued " || fail "the server judged while the final held the device"
+"$wb" contest --db c.db status | grep -E "^ +8  " | grep -q " queued " || fail "the server judged while the final held the device"
 t0=$(date +%s.%N)
 kill $server
 wait $server 2>/dev/null || true
