@@ -257,6 +257,24 @@ std::string implausible_run(const Run& run, const JudgeOptions& o, const Submiss
     return {};
 }
 
+std::string public_reason(const std::string& status, const std::string& reason) {
+    if (reason.empty()) return {};
+    if (status == "failed") return "the judge could not judge it (the instructor can see why)";
+    const auto starts = [&](const char* prefix) { return reason.rfind(prefix, 0) == 0; };
+    if (starts("does not compile")) return "does not compile";
+    if (starts("mmul takes")) return "wrong kernel declaration";
+    if (starts("wrong at N")) return "wrong values";
+    if (starts("too slow or hung")) return "too slow or hung";
+    if (starts("race check (Oclgrind")) {
+        const std::string what = reason.substr(reason.find(": ") == std::string::npos ? 0 : reason.find(": ") + 2);
+        if (what.find("data race") != std::string::npos) return "data race";
+        if (what.find("divergence") != std::string::npos) return "barrier not reached by every work-item";
+        if (what.find("did not finish") != std::string::npos) return "race check did not finish";
+        return "failed the race check";
+    }
+    return "rejected (its owner can see why)";
+}
+
 Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::vector<std::string>& device_env) {
     Outcome out{"rejected", {}, {}};
     // Every reason is sanitised once, here: it quotes compiler and Oclgrind text, which quotes

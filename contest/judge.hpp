@@ -90,6 +90,12 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& options,
 // is recorded, the local judge's as a Slurm job's.
 std::string implausible_run(const Run& run, const JudgeOptions& options, const Submission& entry);
 
+// What the public may read of an entry's outcome: a category ("does not compile", "data race",
+// "wrong values", "too slow or hung", ...), never the reason itself, which quotes compiler
+// messages and the race report's source lines (the entry's code). Empty for an entry without one.
+// The reason stays for its owner (/api/mine) and the instructor.
+std::string public_reason(const std::string& status, const std::string& reason);
+
 // One judging of a contest at a time on its device, timing alone: every judge of the contest
 // (`contest judge`, the server's) holds this shared while it judges an entry, and the final holds
 // it exclusively for its whole run. A file lock beside the database (`DB.judging.lock`), so it

@@ -409,12 +409,16 @@ int serve(const ServeOptions& options) {
             json item = {{"id", sub.id},
                          {"alias", sub.alias},
                          {"status", sub.status},
-                         {"reason", sub.reason},
+                         // A category only: the reason quotes the entry's code (its owner reads it, /api/mine).
+                         {"reason", public_reason(sub.status, sub.reason)},
                          {"submitted_at", sub.submitted_at}};
             if (!zoo.devices.empty()) {
                 json per = json::array();
                 for (const auto& j : judgings[sub.id])
-                    per.push_back({{"device", j.device}, {"state", j.state}, {"reason", j.reason}, {"job_id", j.job_id}});
+                    per.push_back({{"device", j.device},
+                                   {"state", j.state},
+                                   {"reason", public_reason(j.state, j.reason)},
+                                   {"job_id", j.job_id}});
                 item["devices"] = std::move(per);
             }
             list.push_back(std::move(item));

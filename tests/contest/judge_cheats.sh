@@ -121,6 +121,39 @@ awk '/^ +=?[0-9]+  / { g = $(NF-4) + 0; if (prev != "" && g > prev) exit 1; prev
 for v in zero public_only past_c hangs no_compile wrong_locals no_second_barrier optimize_gated pasted_macro; do
     grep -q " $v " board.txt && fail "$v reached the board"
 done
+# The public list says what kind of failure each was, never the compiler's or Oclgrind's words
+# (they quote the entry's code); its owner reads them (/api/mine).
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$wb" contest --db c.db serve --port "$port" --token t --no-race-check > serve.log 2>&1 &
+server=$!
+race=$(command -v oclgrind > /dev/null && [ "${WORKBOOK_RACE_CHECK:-}" != off ] && echo 1 || echo 0)
+python3 - "$port" "$race" <<'PY' || { kill $server; fail "the public list: $(tail -3 serve.log)"; }
+import json, sys, time, urllib.request
+port, race = sys.argv[1], sys.argv[2] == "1"
+def get(path, token=None):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}")
+    if token: req.add_header("Authorization", f"Bearer {token}")
+    for _ in range(100):
+        try:
+            return urllib.request.urlopen(req, timeout=5).read().decode()
+        except OSError:
+            time.sleep(0.1)
+    sys.exit("the server did not answer")
+text = get("/api/submissions")
+reasons = {s["alias"]: s["reason"] for s in json.loads(text)["submissions"]}
+want = {"no_compile": "does not compile", "zero": "wrong values", "hangs": "too slow or hung",
+        "wrong_locals": "wrong kernel declaration"}
+if race: want.update({"no_second_barrier": "data race", "racy_escape": "data race"})
+for alias, category in want.items():
+    assert reasons.get(alias) == category, f"{alias}: {reasons.get(alias)!r}, expected {category!r}"
+for leak in ["undeclared", "submission.cl", "sum", "__OPTIMIZE__", "barrier(", "pwned"]:
+    assert leak not in text, f"/api/submissions quotes the entries' code: {leak!r} in it"
+mine = json.loads(get("/api/mine?alias=no_compile", "t"))["entries"]
+assert any("undeclared" in e["reason"] for e in mine), mine
+print("ok: /api/submissions gives categories (" + ", ".join(f"{a}: {c}" for a, c in sorted(want.items())) +
+      "), no word of the code; the owner's /api/mine has the compiler's message")
+PY
+kill $server; wait $server 2>/dev/null || true
 # Timing nobody can replay: the caching kernel (answers kept in program-scope globals, keyed by
 # the inputs) gains nothing from its cache, since every timed launch gets inputs never seen
 # before; a judge that replayed inputs measured it hundreds of times faster than without. Its
