@@ -12,16 +12,36 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <random>
 #include <string_view>
 #include <thread>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace workbook::contest {
 
+namespace {
+
+// The database holds every entry's and every check's files, and the tokens' hashes: its owner's
+// alone, made so before SQLite opens it (SQLite gives its -wal and -shm files the database's mode).
+// A database some earlier version left readable to others is made private too.
+const std::filesystem::path& owner_only(const std::filesystem::path& file) {
+    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) throw Error(fmt::format("cannot open the contest database {}: {}", file.string(), std::strerror(errno)));
+    ::fchmod(fd, 0600);
+    ::close(fd);
+    for (const char* tail : {"-wal", "-shm"}) ::chmod((file.string() + tail).c_str(), 0600);
+    return file;
+}
+
+}  // namespace
+
 Database::Database(const std::filesystem::path& file)
-    : file_(file), db_(std::make_unique<SQLite::Database>(file.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE)) {
+    : file_(file),
+      db_(std::make_unique<SQLite::Database>(owner_only(file).string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE)) {
     db_->exec("PRAGMA busy_timeout=10000");  // the server and the judge write concurrently
     // Two processes opening a new database at once (a server starting while the instructor queues
     // the baseline) can meet SQLITE_BUSY where SQLite waits for no busy handler: the switch to WAL

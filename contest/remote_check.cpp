@@ -165,6 +165,11 @@ std::vector<std::string> grade_checks(const std::vector<RemoteCheck>& checks, co
     std::error_code ec;
     fs::remove_all(dir, ec);
     const fs::path subs = dir / "submissions", out = dir / "out";
+    // The students' files are the server's user's alone (0700 folders, 0600 files): the grader
+    // hands each sandbox a copy of its own, and a folder's name seen in a command line opens nothing.
+    fs::create_directories(subs);
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::replace);
+    fs::permissions(subs, fs::perms::owner_all, fs::perm_options::replace);
     for (const auto& check : checks) {
         if (check.exercise != exercise) throw Error("checks graded together must be of one exercise");
         // In the exercise's folder: several exercises edit a file of one name (mmul.cl), and the
@@ -172,8 +177,12 @@ std::vector<std::string> grade_checks(const std::vector<RemoteCheck>& checks, co
         const fs::path folder = subs / fmt::format("c{}", check.id) / o.dirs.at(exercise);
         fs::create_directories(folder);
         for (const auto& [name, content] : check.files) {
-            std::ofstream f(folder / name, std::ios::binary);
-            f << content;
+            const fs::path file = folder / name;
+            {
+                std::ofstream f(file, std::ios::binary);
+                fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
+                f << content;
+            }
         }
     }
     std::vector<std::string> argv{o.workbook, "--root", o.root, "--build-dir", o.build, "grade", subs.string(),

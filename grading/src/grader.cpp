@@ -192,26 +192,18 @@ void Grader::check_sandbox() {
         throw Error(fmt::format("the sandbox cannot run: {}.\nFix that, or pass --no-sandbox to grade with "
                                 "resource limits only (NOT safe against hostile code).",
                                 problem));
-    // The sandbox unpacks each upload as the submission's own user: a folder on the way that
-    // other users cannot enter would leave every exercise "not submitted", a silent 0.
-    if (!o_.no_sandbox && o_.step != GradeOptions::Step::prepare && !o_.submissions.empty()) {
-        const fs::path subs = fs::absolute(o_.submissions);
-        for (fs::path at = subs; !at.empty(); at = at.parent_path()) {
-            const auto perms = fs::status(at).permissions();
-            const bool enter = (perms & fs::perms::others_exec) != fs::perms::none;
-            const bool list = at != subs || (perms & fs::perms::others_read) != fs::perms::none;
-            if (fs::exists(at) && (!enter || !list))
-                throw Error(fmt::format("the sandbox unpacks each submission as an unprivileged user, who cannot {} "
-                                        "{}.\nFix: chmod o+{} {} (or grade a copy in a folder others may enter)",
-                                        enter ? "list" : "enter", at.string(), enter ? "r" : "x", at.string()));
-            if (at == at.parent_path()) break;
-        }
-    }
+    // The grader hands each submission's user a copy of its upload (prepare.cpp), so the
+    // submissions may be the grader's alone; where other local accounts may read them, it says so.
+    if (o_.step != GradeOptions::Step::gather && !o_.submissions.empty() && fs::exists(o_.submissions) &&
+        (fs::status(o_.submissions).permissions() & (fs::perms::others_read | fs::perms::others_exec)) != fs::perms::none)
+        fmt::print(stderr, "note: {} is open to other users of this machine, who may read the students' files: chmod "
+                           "-R o-rwx {} (grading needs no access for them)\n",
+                   o_.submissions.string(), o_.submissions.string());
     if (o_.no_sandbox) {
         fmt::print(stderr, "WARNING: --no-sandbox: student code runs as its own user with resource limits but "
                            "WITHOUT namespaces: it can reach the network and read whatever other users may read.\n");
         // The checker still decides every verdict; what the runner could read is the file system's business.
-        for (const fs::path& dir : {tree_.root() / "solutions", build_source_dir() / "solutions", o_.submissions})
+        for (const fs::path& dir : {tree_.root() / "solutions", build_source_dir() / "solutions"})
             if (fs::exists(dir) && (fs::status(dir).permissions() & fs::perms::others_read) != fs::perms::none)
                 fmt::print(stderr, "WARNING: {} is readable by other users, so student code can read it here: "
                                    "chmod -R o-rwx {}\n",

@@ -268,19 +268,20 @@ Grader::Prepared Grader::prepare(const Submission& s, int uid) {
     fs::create_directories(src);
     fs::permissions(src, fs::perms::all);
     Sandbox box = sandbox_for(p);
-    box.readable.push_back(fs::absolute(s.path).string());
-    std::string from = fs::absolute(s.path).string();
     std::string too_large;
-    if (o_.no_sandbox) {
-        // Without namespaces the submissions folder stays unreadable to the students' users: the
-        // grader hands each its own copy (links copied as links, never followed), in its quota.
-        const fs::path copy = p.scratch / ("upload-" + s.path.filename().string());
+    // The grader hands each submission's user its own copy of the upload (links copied as links,
+    // never followed), in its quota: the submissions folder stays the grader's alone (a class
+    // server keeps it 0700), and its path is in no sandbox's command line, where every local
+    // user could read it.
+    const fs::path copy = p.scratch / ("upload-" + s.path.filename().string());
+    {
         std::error_code copied;
         fs::copy(s.path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, copied);
         if (copied) too_large = "copying the upload: " + copied.message();
-        run_process({"chown", "-R", "--no-dereference", fmt::format("{}:{}", p.uid, p.uid), copy.string()}, 60s);
-        from = copy.string();
+        if (p.uid >= 0 && ::geteuid() == 0)
+            run_process({"chown", "-R", "--no-dereference", fmt::format("{}:{}", p.uid, p.uid), copy.string()}, 60s);
     }
+    const std::string from = copy.string();
     std::vector<std::string> unpack;
     if (fs::is_directory(s.path)) unpack = {"cp", "-r", "--no-preserve=mode", from + "/.", src.string()};
     else if (s.path.extension() == ".zip") unpack = {"unzip", "-q", "-o", from, "-d", src.string()};
@@ -289,6 +290,10 @@ Grader::Prepared Grader::prepare(const Submission& s, int uid) {
         const auto r = box.run(unpack, 60s);
         if (!r.passed()) p.notes.push_back(fmt::format("unpacking: {}: {}", r.status(), cap(r.output, 500)));
         if (!r.passed() && p.budget->scratch_full()) too_large = "unpacking stopped: " + cap(r.output, 300);
+    }
+    {
+        std::error_code gone;  // unpacked: the copy's room goes back to the quota
+        fs::remove_all(copy, gone);
     }
 
     // Every file of the submission, by path relative to where it was unpacked; counted against

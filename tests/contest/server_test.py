@@ -183,6 +183,9 @@ def roster_test(helper, scratch):
     check("/api/submissions shows dave's entries under the roster's name", '"alias":"Dave, the Great"' in text)
     check("SIGTERM stops it: exit 0", server.stop() == 0)
 
+    # Every entry's code and the tokens' hashes: the server's user's alone.
+    modes = {p: oct(stat.S_IMODE(os.stat(p).st_mode)) for p in [server.db, server.db + "-wal"] if os.path.exists(p)}
+    check("the database (and its WAL) is mode 0600", modes and all(m == "0o600" for m in modes.values()), str(modes))
     db = sqlite3.connect(server.db)
     aliases = [row[0] for row in db.execute("SELECT alias FROM submissions WHERE owner = 'student:alice'")]
     check("every alice entry is under her bound alias \"Alice\"", aliases == ["Alice"] * 4, str(aliases))
