@@ -33,6 +33,9 @@ std::function<std::optional<int>()> add_commands(CLI::App& app, const std::strin
     grade->add_option("--roster", grade_options.roster, "CSV lines: submission name,student id")->check(CLI::ExistingFile);
     grade->add_flag("--no-sandbox", grade_options.no_sandbox,
                     "without bubblewrap: resource limits only (NOT safe against hostile code)");
+    grade->add_flag("--references-only", grade_options.references_only,
+                    "run only the solutions' reference runs on the class's seed and keep them in --out: a grading "
+                    "into a copy of that folder (same build, same device) starts from them (Gradescope's setup.sh)");
     grade->add_flag("--no-race-check", grade_options.no_race_check,
                     "grade without the Oclgrind race pass (bugs a CPU device or a GPU's lockstep hides then get full "
                     "marks; every report says so). Without this flag, grading refuses to start when Oclgrind is "

@@ -60,6 +60,11 @@ int Grader::run() {
         if (!done_.count(s.name)) todo.push_back(&s);
     say(fmt::format("{} submission(s), {} already graded (journal), {} exercise(s) each; secret seed in {}",
                     subs.size(), subs.size() - todo.size(), exercises_.size(), (o_.out / "secret.toml").string()));
+    if (o_.references_only) {
+        reference_runs();
+        say(fmt::format("reference runs kept in {}: grade into a copy of it to start from them", (o_.out / "reference").string()));
+        return exit_ok;
+    }
     if (!todo.empty()) {
         // The host-code recipes and their precompiled header, beside the reference runs.
         auto recipes = std::async(std::launch::async, [&] {

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -275,6 +276,7 @@ private:
     void reference_runs();
 
     std::optional<std::string> reference_run(const Exercise* ex, std::mutex& results);
+    std::atomic<int> kept_references_{0};  // reference runs an earlier run left in the output folder
 
     static bool own_kernels(const Exercise& ex);
 

@@ -497,4 +497,15 @@ AUTOGRADER_ROOT="$ag" WORKBOOK_BUILD="$build" WORKBOOK_GRADE_ARGS="--only 02 --q
 grep -q '"score": 2.0' "$ag/results/results.json" || fail "Gradescope results: $(head -c 600 "$ag/results/results.json")"
 grep -q '"max_score": 2.0' "$ag/results/results.json" || fail "Gradescope max_score"
 echo "ok: the Gradescope package grades a flat upload in a simulated /autograder"
+# As its setup.sh leaves it: the reference runs made once, which every run_autograder starts from.
+mkdir -p "$work/no-subs"
+"$wb" grade "$work/no-subs" --out "$ag/prepared" --references-only --only 02 > "$work/prepare.log" 2>&1 ||
+    fail "--references-only: $(cat "$work/prepare.log")"
+rm -rf "$ag/results"
+AUTOGRADER_ROOT="$ag" WORKBOOK_BUILD="$build" WORKBOOK_GRADE_ARGS="--only 02" "$ag/source/run_autograder" \
+    > "$work/gradescope2.log" 2>&1 || { cat "$work/gradescope2.log"; fail "run_autograder from the prepared runs failed"; }
+grep -q "reference runs: 1 of 1 kept from an earlier run" "$work/gradescope2.log" ||
+    fail "run_autograder ran the references again: $(cat "$work/gradescope2.log")"
+grep -q '"score": 2.0' "$ag/results/results.json" || fail "Gradescope results from the prepared runs: $(head -c 600 "$ag/results/results.json")"
+echo "ok: run_autograder starts from the reference runs setup.sh made once, same score"
 echo "PASS: grading"

@@ -30,6 +30,9 @@ struct GradeOptions {
     // race passes on their own lane; off only to measure what they save (bench/grade_class.sh).
     bool share_work = true;
     bool no_race_check = false;        // grade without the race pass, knowingly (said in every report)
+    // Only the reference runs, kept in --out for a later grading into a copy of it (Gradescope's
+    // setup.sh runs them once; run_autograder starts from them).
+    bool references_only = false;
     fs::path calibration;              // a `workbook calibrate --json` result to include in the reports
     bool quiet = false;
     grading::BudgetLimits budget;      // per submission as a whole: memory, processes, disk, files

@@ -1,0 +1,62 @@
+#!/bin/bash
+# One whole solved workbook through the Gradescope package's run_autograder, inside Gradescope's
+# default limits (half a processor, 768 MB), as cgroups of this machine (cgroup v1 cpu quota and
+# memory, or v2 cpu.max and memory.max), the grader's own budgets nested inside them. Prints the
+# wall time, the score and the phase table. Run as root after scripts/setup.sh --all.
+#   bench/gradescope_limits.sh [BUILD] [CPUS] [MEMORY_MIB]
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$src/build}" && pwd)
+cpus=${2:-0.5} mem=${3:-768}
+[ "$(id -u)" = 0 ] || { echo "bench/gradescope_limits.sh: run as root (it makes cgroups)" >&2; exit 2; }
+work=$(mktemp -d /tmp/gradescope-limits.XXXXXX)
+root="$work/autograder"
+mkdir -p "$root/submission/exercises" "$root/results"
+ln -s "$src" "$root/source"
+for d in "$src"/solutions/*/; do
+    ex=$(basename "$d")
+    mkdir -p "$root/submission/exercises/$ex"
+    cp "$d"* "$root/submission/exercises/$ex/"
+done
+quota=$(python3 -c "print(int(float('$cpus') * 100000))")
+name="gradescope-limits-$$"
+groups=()
+if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    g="/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)/$name"
+    mkdir "$g"; echo "$quota 100000" > "$g/cpu.max"; echo $((mem << 20)) > "$g/memory.max"; echo 0 > "$g/memory.swap.max" 2>/dev/null || true
+    groups=("$g")
+else
+    c="/sys/fs/cgroup/cpu$(sed -n 's/^[0-9]*:cpu:\(.*\)$/\1/p;s/^[0-9]*:cpu,cpuacct:\(.*\)$/\1/p' /proc/self/cgroup | head -1)/$name"
+    m="/sys/fs/cgroup/memory$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup)/$name"
+    mkdir -p "$c" "$m"
+    echo 100000 > "$c/cpu.cfs_period_us"; echo "$quota" > "$c/cpu.cfs_quota_us"
+    echo $((mem << 20)) > "$m/memory.limit_in_bytes"
+    echo $((mem << 20)) > "$m/memory.memsw.limit_in_bytes" 2>/dev/null || true
+    groups=("$c" "$m")
+fi
+cleanup() { for g in "${groups[@]}"; do rmdir "$g" 2>/dev/null || true; done; }
+trap cleanup EXIT
+echo "limits: $cpus processor(s), $mem MiB; submission: every solution; build: $build"
+start=$(date +%s.%N)
+status=0
+(
+    for g in "${groups[@]}"; do echo $BASHPID > "$g/cgroup.procs"; done
+    AUTOGRADER_ROOT="$root" WORKBOOK_BUILD="$build" exec bash "$src/grading/gradescope/run_autograder"
+) > "$work/run.log" 2>&1 || status=$?
+end=$(date +%s.%N)
+tail -25 "$work/run.log"
+python3 - "$root/results/results.json" "$start" "$end" "$status" <<'PY'
+import json, sys
+path, start, end, status = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+print(f"run_autograder: exit {status}, {end - start:.0f} s wall")
+try:
+    r = json.load(open(path))
+except Exception as e:
+    print(f"no results.json: {e}"); sys.exit(1)
+score = r.get("score"); most = sum(t.get("max_score", 0) for t in r.get("tests", []))
+print(f"score {score} of {most}")
+for t in r.get("tests", []):
+    if t.get("score") != t.get("max_score"):
+        print(f"  {t.get('name')}: {t.get('score')}/{t.get('max_score')} {t.get('status', '')}: {t.get('output', '')[-300:]!r}")
+PY
+echo "log: $work/run.log"
