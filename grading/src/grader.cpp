@@ -199,7 +199,7 @@ void Grader::check_sandbox() {
                                 problem));
     // The grader hands each submission's user a copy of its upload (prepare.cpp), so the
     // submissions may be the grader's alone; where other local accounts may read them, it says so.
-    if (o_.step != GradeOptions::Step::gather && !o_.submissions.empty() && fs::exists(o_.submissions) &&
+    if (o_.step != GradeOptions::Step::gather && !o_.references_only && !o_.submissions.empty() && fs::exists(o_.submissions) &&
         (fs::status(o_.submissions).permissions() & (fs::perms::others_read | fs::perms::others_exec)) != fs::perms::none)
         fmt::print(stderr, "note: {} is open to other users of this machine, who may read the students' files: chmod "
                            "-R o-rwx {} (grading needs no access for them)\n",
