@@ -28,12 +28,14 @@ namespace {
 // The database holds every entry's and every check's files, and the tokens' hashes: its owner's
 // alone, made so before SQLite opens it (SQLite gives its -wal and -shm files the database's mode).
 // A database some earlier version left readable to others is made private too.
+// By path only, never by opening it: closing any descriptor of a file drops every POSIX lock this
+// process holds on it, and another connection of this process (the server has several) relies on
+// SQLite's locks; losing them lost a server's WAL.
 const std::filesystem::path& owner_only(const std::filesystem::path& file) {
-    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) throw Error(fmt::format("cannot open the contest database {}: {}", file.string(), std::strerror(errno)));
-    ::fchmod(fd, 0600);
-    ::close(fd);
-    for (const char* tail : {"-wal", "-shm"}) ::chmod((file.string() + tail).c_str(), 0600);
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec))
+        if (const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600); fd >= 0) ::close(fd);
+    for (const char* tail : {"", "-wal", "-shm"}) ::chmod((file.string() + tail).c_str(), 0600);
     return file;
 }
 

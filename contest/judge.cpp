@@ -259,7 +259,8 @@ std::string implausible_run(const Run& run, const JudgeOptions& o, const Submiss
 
 std::string public_reason(const std::string& status, const std::string& reason) {
     if (reason.empty()) return {};
-    if (status == "failed") return "the judge could not judge it (the instructor can see why)";
+    // The judge's or the job's own words (a cancelled job, a device it could not use): no code of the entry.
+    if (status == "failed") return reason;
     const auto starts = [&](const char* prefix) { return reason.rfind(prefix, 0) == 0; };
     if (starts("does not compile")) return "does not compile";
     if (starts("mmul takes")) return "wrong kernel declaration";

@@ -91,8 +91,10 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& options,
 std::string implausible_run(const Run& run, const JudgeOptions& options, const Submission& entry);
 
 // What the public may read of an entry's outcome: a category ("does not compile", "data race",
-// "wrong values", "too slow or hung", ...), never the reason itself, which quotes compiler
-// messages and the race report's source lines (the entry's code). Empty for an entry without one.
+// "wrong values", "too slow or hung", ...), never a rejection's reason itself, which quotes
+// compiler messages and the race report's source lines (the entry's code). A failure of the
+// judge (status "failed": a cancelled job, a device it could not use) is said in the judge's own
+// words. Empty for an entry without one.
 // The reason stays for its owner (/api/mine) and the instructor.
 std::string public_reason(const std::string& status, const std::string& reason);
 

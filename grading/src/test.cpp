@@ -86,10 +86,12 @@ std::optional<std::string> Grader::reference_run(const Exercise* ex, std::mutex&
     const fs::path stamp = base() / "reference" / (ex->dir() + ".stamp");
     const fs::path binary = tree_.test_binary(*ex, harness::solution);
     std::error_code ec;
-    std::string what = fmt::format("seed={} solution={}:{}:{}", seed_, binary.string(), fs::file_size(binary, ec),
+    std::string what = fmt::format("solution={}:{}:{}", binary.string(), fs::file_size(binary, ec),
                                    fs::last_write_time(binary, ec).time_since_epoch().count());
     for (const char* name : {"WORKBOOK_PLATFORM", "WORKBOOK_DEVICE", "WORKBOOK_DEVICE_TYPE", "POCL_DEVICES"})
         if (const char* v = std::getenv(name)) what += fmt::format(" {}={}", name, v);
+    // The seed by a digest only: no file of a grading but secret.toml holds it in the clear.
+    what += fmt::format(" seed#{:016x}", std::hash<std::string>{}(fmt::format("{}|{}", seed_, what)));
     // (An exercise without kernels, 01, leaves no build log: none is needed.)
     const bool kept = fs::exists(file) && read_file_or_empty(stamp) == what;
     if (kept) ++kept_references_;
