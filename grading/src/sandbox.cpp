@@ -168,6 +168,16 @@ double cgroups_cpu_seconds(const std::vector<std::string>& procs) {
 
 namespace {
 
+// Every process in the cgroups whose cgroup.procs files are `procs`.
+std::set<long> cgroup_pids(const std::vector<std::string>& procs) {
+    std::set<long> pids;
+    for (const auto& file : procs) {
+        std::ifstream in(file);
+        for (long pid; in >> pid;) pids.insert(pid);
+    }
+    return pids;
+}
+
 // A task's run delay so far (time runnable but not running), in seconds; -1 when it is gone.
 double run_delay(const fs::path& task) {
     std::ifstream in(task / "schedstat");
@@ -195,10 +205,7 @@ PassMeter::PassMeter(std::vector<std::string> cgroups, double grant_s)
             look();
             if (charged_now() <= grant_s_) continue;
             stopped_ = true;
-            for (const auto& procs : cgroups_) {
-                std::ifstream in(procs);
-                for (long pid; in >> pid;) ::kill(static_cast<pid_t>(pid), SIGKILL);
-            }
+            for (const long pid : cgroup_pids(cgroups_)) ::kill(static_cast<pid_t>(pid), SIGKILL);
         }
     });
 }
@@ -206,13 +213,8 @@ PassMeter::PassMeter(std::vector<std::string> cgroups, double grant_s)
 PassMeter::~PassMeter() { finish(); }
 
 void PassMeter::look() {
-    std::set<long> pids;
-    for (const auto& procs : cgroups_) {
-        std::ifstream in(procs);
-        for (long pid; in >> pid;) pids.insert(pid);
-    }
     std::vector<std::pair<std::string, double>> seen;
-    for (const long pid : pids) {
+    for (const long pid : cgroup_pids(cgroups_)) {
         std::error_code ec;
         for (fs::directory_iterator it(fmt::format("/proc/{}/task", pid), ec), end; !ec && it != end; it.increment(ec)) {
             const double d = run_delay(it->path());
