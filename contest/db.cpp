@@ -222,6 +222,11 @@ constexpr const char* submission_columns = "id, alias, file_name, source, submit
 
 }  // namespace
 
+bool Database::has_queued() const {
+    SQLite::Statement s(*db_, "SELECT 1 FROM submissions WHERE status = 'queued' LIMIT 1");
+    return s.executeStep();
+}
+
 std::optional<Submission> Database::claim() {
     SQLite::Transaction t(*db_);
     SQLite::Statement s(*db_, fmt::format("SELECT {} FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1",
@@ -341,11 +346,14 @@ std::vector<DeviceBoard> Database::board(bool public_view) const { return ranked
 std::vector<DeviceBoard> Database::final_board() const { return ranked_boards(false, true); }
 
 std::vector<DeviceBoard> Database::ranked_boards(bool public_view, bool final) const {
-    // Each alias's best kernel on each board, by ratio to the yardstick (then GFLOPS, for runs from
-    // before the yardstick); ties go to the earlier one. The runs of one alias's identical kernel
-    // text (its fingerprint) are pooled into one record, their median run: resubmitting a kernel
-    // until noise favours it gains nothing. A zoo's runs are on their device's board, other runs on
-    // one board per device and driver.
+    // Each alias's latest kernel on each board (the kernel text it submitted last among those judged
+    // there), ranked by ratio to the yardstick (then GFLOPS, for runs from before the yardstick);
+    // ties go to the earlier one. The runs of one alias's identical kernel text (its fingerprint)
+    // are pooled into one record, their median run: resubmitting a kernel until noise favours it
+    // gains nothing. Latest, not best: keeping each alias's best record gave the best of N draws of
+    // noise to an alias that submitted N variants of one kernel (a #define changed each time). To
+    // go back to an earlier kernel, submit it again: its new run joins its old ones. A zoo's runs are
+    // on their device's board, other runs on one board per device and driver.
     // Window functions, not a subquery per run: one sort, so a board of thousands of runs is
     // answered in milliseconds (a correlated subquery took 4 s at 3,000 runs on one device).
     SQLite::Statement s(*db_, R"(
@@ -360,19 +368,21 @@ std::vector<DeviceBoard> Database::ranked_boards(bool public_view, bool final) c
             SELECT k.*,
                    ROW_NUMBER() OVER pool_by_ratio AS i,
                    COUNT(*) OVER pool AS pooled, MIN(k.id) OVER pool AS first_id,
-                   MIN(k.submission_id) OVER pool AS first_submission, MAX(k.finished_at) OVER pool AS newest
+                   MIN(k.submission_id) OVER pool AS first_submission, MAX(k.submission_id) OVER pool AS last_submission,
+                   MAX(k.finished_at) OVER pool AS newest
             FROM keyed k
             WINDOW pool AS (PARTITION BY k.board_key, k.alias, k.text_key),
                    pool_by_ratio AS (PARTITION BY k.board_key, k.alias, k.text_key ORDER BY k.ratio, k.gflops, k.id)),
         pooled AS (
             SELECT board_key, alias, MIN(hardware) AS hardware, AVG(gflops) AS gflops, MAX(newest) AS finished_at,
                    MIN(first_submission) AS submission_id, AVG(ratio) AS ratio, AVG(ratio_low) AS ratio_low,
-                   AVG(ratio_high) AS ratio_high, MAX(pooled) AS pooled, MIN(first_id) AS id
+                   AVG(ratio_high) AS ratio_high, MAX(pooled) AS pooled, MIN(first_id) AS id,
+                   MAX(last_submission) AS latest
             FROM numbered WHERE i IN ((pooled + 1) / 2, (pooled + 2) / 2)  -- the median: one run or the middle two
             GROUP BY board_key, alias, text_key),
         ordered AS (
             SELECT p.*,
-                   ROW_NUMBER() OVER (PARTITION BY p.board_key, p.alias ORDER BY p.ratio DESC, p.gflops DESC, p.id ASC) AS nth,
+                   ROW_NUMBER() OVER (PARTITION BY p.board_key, p.alias ORDER BY p.latest DESC) AS nth,
                    MIN(p.id) OVER (PARTITION BY p.board_key) AS board_first
             FROM pooled p)
         SELECT board_key, alias, gflops, finished_at, submission_id, ratio, ratio_low, ratio_high, hardware, pooled

@@ -129,6 +129,7 @@ public:
     // every one has ended; then "done" when any device ranked it, else "rejected" or "failed".
     int fan_out(const std::vector<std::string>& devices);  // returns the submissions fanned out
     std::optional<Submission> claim_judging(const std::string& device);  // oldest queued one, now running
+    bool has_queued_judging(const std::string& device) const;
     std::vector<Judging> judgings(const std::string& state = "") const;  // every one, or those in a state
     std::vector<Judging> judgings_of(std::int64_t submission) const;
     std::optional<Judging> judging(std::int64_t submission, const std::string& device) const;
@@ -186,11 +187,16 @@ public:
                              const std::vector<std::pair<std::string, std::string>>& files, int min_interval_s,
                              int max_queued);
     // The next queued one on one of `devices`, with its files, now running: the oldest of the
-    // student with the fewest checks taken in the last 15 minutes (so a student's long checks delay
-    // chiefly their own). Each device has a queue of its own.
+    // student who used the device for the fewest seconds in the last 15 minutes (so a student's
+    // long checks delay chiefly their own). Each device has a queue of its own.
     std::optional<RemoteCheck> claim_check(const std::vector<std::string>& devices = {""});
-    // Up to `most` of them at once, in that order, of one exercise ("": any).
-    std::vector<RemoteCheck> claim_checks(const std::vector<std::string>& devices, const std::string& exercise, int most);
+    // Up to `most` of them at once, in that order, of one exercise ("": any), one per student and
+    // none of `not_student`'s.
+    std::vector<RemoteCheck> claim_checks(const std::vector<std::string>& devices, const std::string& exercise, int most,
+                                          const std::string& not_student = "");
+    // Whether a check waits on one of `devices`; whether an entry waits for the judge.
+    bool has_queued_check(const std::vector<std::string>& devices) const;
+    bool has_queued() const;
     // A Slurm device's check: its job and the hash of the job's token, valid until its result.
     void set_check_job(std::int64_t id, const std::string& job_id, const std::string& token_hash);
     std::optional<RemoteCheck> check_by_token(const std::string& token_hash) const;  // a running one, with files

@@ -58,6 +58,12 @@ int Database::fan_out(const std::vector<std::string>& devices) {
     return static_cast<int>(ids.size());
 }
 
+bool Database::has_queued_judging(const std::string& device) const {
+    SQLite::Statement s(*db_, "SELECT 1 FROM judgings WHERE device = ? AND state = 'queued' LIMIT 1");
+    s.bind(1, device);
+    return s.executeStep();
+}
+
 std::optional<Submission> Database::claim_judging(const std::string& device) {
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement s(*db_, "SELECT j.submission_id FROM judgings j WHERE j.device = ? AND j.state = 'queued' "

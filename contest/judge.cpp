@@ -349,8 +349,8 @@ Outcome judge_source(const Submission& entry, const JudgeOptions& o, const std::
 
 namespace {
 
-int open_judging_lock(const std::filesystem::path& db) {
-    const std::string file = db.string() + ".judging.lock";
+int open_lock_file(const std::filesystem::path& db, const char* suffix) {
+    const std::string file = db.string() + suffix;
     const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) throw Error(fmt::format("cannot open the judging lock {}: {}", file, std::strerror(errno)));
     return fd;
@@ -358,39 +358,75 @@ int open_judging_lock(const std::filesystem::path& db) {
 
 int lock_kind(JudgingLock::Kind kind) { return kind == JudgingLock::Kind::exclusive ? LOCK_EX : LOCK_SH; }
 
-}  // namespace
-
-JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting)
-    : fd_(open_judging_lock(db)) {
-    if (::flock(fd_, lock_kind(kind) | LOCK_NB) == 0) return;
-    if (waiting) waiting();
-    while (::flock(fd_, lock_kind(kind)) != 0)
-        if (errno != EINTR) {
-            const int error = errno;
-            ::close(fd_);
-            throw Error(fmt::format("cannot lock {}.judging.lock: {}", db.string(), std::strerror(error)));
-        }
+// flock that goes on through signals; false (errno set) on a real error or, when nonblocking, busy.
+bool take(int fd, int how) {
+    while (::flock(fd, how) != 0)
+        if (errno != EINTR) return false;
+    return true;
 }
 
-JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, IfFree) : fd_(open_judging_lock(db)) {
-    if (::flock(fd_, lock_kind(kind) | LOCK_NB) != 0) {
-        ::close(fd_);
-        fd_ = -1;
+}  // namespace
+
+JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting) {
+    const int turn = open_lock_file(db, ".judging.turn");
+    int device = -1;
+    try {
+        device = open_lock_file(db, ".judging.lock");
+    } catch (...) {
+        ::close(turn);
+        throw;
     }
+    const bool free_now = take(turn, LOCK_EX | LOCK_NB) && take(device, lock_kind(kind) | LOCK_NB);
+    if (!free_now) {
+        if (waiting) waiting();
+        if (!take(turn, LOCK_EX) || !take(device, lock_kind(kind))) {
+            const int error = errno;
+            ::close(turn);
+            ::close(device);
+            throw Error(fmt::format("cannot lock {}.judging.lock: {}", db.string(), std::strerror(error)));
+        }
+    }
+    ::close(turn);  // the next in line may queue now
+    fd_ = device;
+}
+
+JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::atomic<bool>& stop) {
+    const int turn = open_lock_file(db, ".judging.turn");
+    int device = -1;
+    try {
+        device = open_lock_file(db, ".judging.lock");
+    } catch (...) {
+        ::close(turn);
+        throw;
+    }
+    bool in_line = false;
+    while (!stop) {
+        in_line = in_line || take(turn, LOCK_EX | LOCK_NB);
+        if (in_line && take(device, lock_kind(kind) | LOCK_NB)) {
+            ::close(turn);
+            fd_ = device;
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::close(turn);
+    ::close(device);
 }
 
 JudgingLock::~JudgingLock() {
     if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
-std::optional<Judged> judge_next(Database& db, const JudgeOptions& o, bool wait_for_turn) {
+std::optional<Judged> judge_next(Database& db, const JudgeOptions& o, const std::atomic<bool>* stop) {
     static std::once_flag reclaimed;
     std::call_once(reclaimed, [] {
         for (const auto& line : reclaim_judge_leftovers()) fmt::print(stderr, "judge: {}\n", line);
     });
     // Taken before the claim: while the final runs, an entry stays queued, not "running".
-    const auto turn = wait_for_turn ? std::make_unique<JudgingLock>(db.file(), JudgingLock::Kind::shared)
-                                    : std::make_unique<JudgingLock>(db.file(), JudgingLock::Kind::shared, JudgingLock::IfFree{});
+    // A server's loop asks often: it queues for the device only when there is an entry to judge.
+    if (stop && !db.has_queued()) return std::nullopt;
+    const auto turn = stop ? std::make_unique<JudgingLock>(db.file(), JudgingLock::Kind::shared, *stop)
+                           : std::make_unique<JudgingLock>(db.file(), JudgingLock::Kind::shared);
     if (!turn->held()) return std::nullopt;
     const auto sub = db.claim();
     if (!sub) return std::nullopt;

@@ -11,6 +11,7 @@
 
 #include "workbook/matmul.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -99,17 +100,22 @@ std::string implausible_run(const Run& run, const JudgeOptions& options, const S
 std::string public_reason(const std::string& status, const std::string& reason);
 
 // One judging of a contest at a time on its device, timing alone: every judge of the contest
-// (`contest judge`, the server's) holds this shared while it judges an entry, and the final holds
-// it exclusively for its whole run. A file lock beside the database (`DB.judging.lock`), so it
-// holds across processes and goes with a killed one.
+// (`contest judge`, the server's) holds this shared while it judges an entry; a remote check's
+// grading and the final hold it exclusively. A file lock beside the database (`DB.judging.lock`),
+// so it holds across processes and goes with a killed one.
+//
+// One queue for all of them: a turnstile (`DB.judging.turn`, a second file lock) is held by the one
+// next in line while it waits for the device, so whoever just had the device cannot take it again
+// ahead of a waiter (the checks' loop did, within milliseconds, and a judging waited minutes).
+// With two kinds of work waiting they alternate: a waiting judging waits for at most one grading.
 class JudgingLock {
 public:
     enum class Kind { shared, exclusive };
-    // Waits for the lock; `waiting` is called once first when another process holds it.
+    // Waits its turn; `waiting` is called once first when another process holds the device.
     JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting = {});
-    // Takes it only if it is free now (a server's loop, which must stay free to stop): see held().
-    struct IfFree {};
-    JudgingLock(const std::filesystem::path& db, Kind kind, IfFree);
+    // Waits its turn without blocking the caller's thread (a server's loop, which must stay free to
+    // stop): not held() when `stop` came first.
+    JudgingLock(const std::filesystem::path& db, Kind kind, const std::atomic<bool>& stop);
     ~JudgingLock();
     JudgingLock(const JudgingLock&) = delete;
     JudgingLock& operator=(const JudgingLock&) = delete;
@@ -121,7 +127,7 @@ private:
 
 // Judges the oldest queued submission (in a child process with a time limit, on the device the
 // WORKBOOK_* variables choose) and records the run or the rejection. Empty when the queue is empty,
-// or (with `wait_for_turn` false) while a final holds the device.
-std::optional<Judged> judge_next(Database& db, const JudgeOptions& options, bool wait_for_turn = true);
+// or (given `stop`: a server's loop) when `stop` came while it waited its turn for the device.
+std::optional<Judged> judge_next(Database& db, const JudgeOptions& options, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace workbook::contest

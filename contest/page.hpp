@@ -212,7 +212,7 @@ inline constexpr const char* page_html = R"PAGE(<!doctype html>
     table.appendChild(body);
     wrap.appendChild(table);
     wrap.appendChild(el('div', 'baseline-note',
-      'Each entry\u2019s speed-up over the naive kernel on each device it ran on (its best run there), and their ' +
+      'Each entry\u2019s speed-up over the naive kernel on each device it ran on (its record there), and their ' +
       'geometric mean: a fast device does not outweigh a slow one.'));
     return wrap;
   }

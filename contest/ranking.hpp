@@ -40,7 +40,7 @@ struct Ranked {
 void assign_ranks(std::vector<Ranked>& sorted);
 
 // The cross-device view of a zoo: each alias ranked by the geometric mean of its "x naive" over
-// the boards it is on (its best run on each, as the boards show it). The mean of ratios, not of
+// the boards it is on (its record on each, as the boards show it). The mean of ratios, not of
 // GFLOPS, so that a fast device does not outweigh a slow one. Rows without an x naive (a board with
 // no baseline yet) are left out of the mean; an alias with none is left out.
 struct CrossDeviceRow {

@@ -234,22 +234,23 @@ void remote_check_loop(const fs::path& db_file, const RemoteCheckOptions& o, con
             if (!d.slurm) here.push_back(d.name);
         if (o.zoo.devices.empty()) here.push_back("");
         while (!stop) {
-            const auto check = db.claim_check(here);
-            if (!check) {
+            if (!db.has_queued_check(here)) {
                 for (int i = 0; i < 5 && !stop; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 continue;
             }
-            // The device to itself: no contest judging times beside it, nor it beside one (the
-            // judges' shared lock); waited for without blocking, so that the server stays free to stop.
-            std::optional<JudgingLock> turn;
-            while (!stop && !(turn.emplace(db_file, JudgingLock::Kind::exclusive, JudgingLock::IfFree{}), turn->held()))
-                std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            if (stop) break;  // the checks go back to the queue at the next start
+            // The device to itself, in its turn (judge.hpp: one line for judgings, the final and the
+            // checks); waited for without blocking, so that the server stays free to stop. The
+            // check is chosen once the turn came, so the fair order is the one at that moment.
+            const JudgingLock turn(db_file, JudgingLock::Kind::exclusive, stop);
+            if (!turn.held()) break;
+            const auto check = db.claim_check(here);
+            if (!check) continue;
             // The other checks of this exercise waiting for this device go with it, as a class of
             // several: the grader runs the exercise's reference once for all of them (half of a
             // speed rung's grade), each student's test still alone with the device.
             std::vector<RemoteCheck> batch{*check};
-            for (auto& more : db.claim_checks({check->device}, check->exercise, o.batch - 1)) batch.push_back(std::move(more));
+            for (auto& more : db.claim_checks({check->device}, check->exercise, o.batch - 1, check->student))
+                batch.push_back(std::move(more));
             std::string ids;
             for (const auto& c : batch) ids += (ids.empty() ? "" : ", ") + std::to_string(c.id);
             try {

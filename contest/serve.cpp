@@ -203,7 +203,7 @@ void judge_loop(const ServeOptions& options, const std::atomic<bool>& stop) {
         while (!stop) {
             bool judged = false;
             try {
-                judged = judge_next(db, options.judge_options, false).has_value();  // stays free to stop
+                judged = judge_next(db, options.judge_options, &stop).has_value();  // stays free to stop
                 errors = 0;
             } catch (const std::exception& e) {
                 ++errors;
@@ -260,8 +260,10 @@ void zoo_local_loop(const ServeOptions& options, const Zoo& zoo, const std::atom
             // Round robin over the local devices: each one's oldest queued judging in turn.
             for (std::size_t k = 0; k < local.size() && !judged && !stop; ++k) {
                 const auto& d = *zoo.find(local[(next + k) % local.size()]);
-                // The final times alone; not waited for, so that the server stays free to stop.
-                const JudgingLock turn(options.db, JudgingLock::Kind::shared, JudgingLock::IfFree{});
+                // The final and the remote checks time alone: waited for in turn (judge.hpp),
+                // without blocking, so that the server stays free to stop.
+                if (!db.has_queued_judging(d.name)) continue;
+                const JudgingLock turn(options.db, JudgingLock::Kind::shared, stop);
                 if (!turn.held()) break;
                 const auto sub = db.claim_judging(d.name);
                 if (!sub) continue;

@@ -153,13 +153,39 @@ TEST_CASE("board: one alias's identical kernel judged again is one record, its m
         record("lucky", "kernel A", 0.10);
         CHECK(db.board()[0].rows[0].ratio == doctest::Approx(0.54));
         CHECK(db.board()[0].rows[0].runs == 11);
-        // A different text of the same alias is another record; the better of the two is shown.
+        // A different text of the same alias is another record, and the alias's latest: it is the
+        // one shown, better or worse.
         record("lucky", "kernel B", 0.56);
         boards = db.board();
         CHECK(boards[0].rows[0].alias == "lucky");
         CHECK(boards[0].rows[0].runs == 1);
         CHECK(boards[0].rows[0].ratio == doctest::Approx(0.56));
         CHECK(boards[0].rows.size() == 2);
+        record("lucky", "kernel C", 0.30);
+        CHECK(db.board()[0].rows[0].alias == "other");
+        CHECK(db.board()[0].rows[1].ratio == doctest::Approx(0.30));
+        // Going back to kernel A: its new run joins its twelve, the median of them all.
+        record("lucky", "kernel A", 0.70);
+        CHECK(db.board()[0].rows[0].alias == "lucky");
+        CHECK(db.board()[0].rows[0].runs == 12);
+        CHECK(db.board()[0].rows[0].ratio == doctest::Approx(0.545));
+
+        // Five variants of one kernel (a #define changed in each), each judged once, their ratios
+        // five draws of the same noise: the alias stands where one submission stands (its latest),
+        // not at the best of the five, which would put it ahead of "steady" here.
+        for (int k = 0; k < 3; ++k) record("steady", "kernel S", 0.50);
+        const double draws[] = {0.49, 0.55, 0.47, 0.50, 0.48};
+        for (int k = 0; k < 5; ++k) record("variants", "#define UNROLL " + std::to_string(k + 1) + "\nkernel V", draws[k]);
+        boards = db.board();
+        const auto row_of = [&](const std::string& alias) {
+            for (const auto& r : boards[0].rows)
+                if (r.alias == alias) return r;
+            FAIL("no row for " << alias);
+            return BoardRow{};
+        };
+        CHECK(row_of("variants").ratio == doctest::Approx(0.48));
+        CHECK(row_of("variants").runs == 1);
+        CHECK(row_of("steady").ratio > row_of("variants").ratio);
     }
     std::filesystem::remove_all(dir);
 }

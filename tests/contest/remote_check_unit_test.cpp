@@ -4,8 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
 using namespace workbook::contest;
@@ -29,10 +31,12 @@ TEST_CASE("remote checks: limits, the fair order, the places") {
         CHECK(first->id == a1);
         CHECK(first->files == files);
         CHECK(db.remote_check(a1)->queue_position == 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // the database's clock counts seconds
         db.finish_check(a1, "done", "{\"passed\":true}");
         CHECK(db.remote_check(a1)->state == "done");
         CHECK(db.remote_check(a1)->result == "{\"passed\":true}");
-        // ana has had a check, ben none: ben's goes first though ana's second is older.
+        // ana has had the device for a second, ben not at all: ben's goes first though ana's second
+        // is older.
         CHECK(db.remote_check(b1)->queue_position == 1);
         CHECK(db.remote_check(a2)->queue_position == 2);
         const auto second = db.claim_check();
@@ -98,6 +102,34 @@ TEST_CASE("remote checks: limits, the fair order, the places") {
         CHECK(db.remote_check(z2)->queue_position == 1);
         CHECK(db.remote_check(z4)->state == "queued");
         CHECK(db.claim_checks({"Z"}, "15", 0).empty());
+
+        // Fair by the device's seconds, not by the number of checks: ivy's three quick checks
+        // (none lasting a second) go before the second check of jon, whose first ran for a second
+        // (a check that hangs to its limit, in small).
+        const auto j1 = db.queue_check("jon", "15", "Y", files, 0, 3);
+        REQUIRE(db.claim_check({"Y"}));
+        const auto j2 = db.queue_check("jon", "15", "Y", files, 0, 3);
+        const auto i1 = db.queue_check("ivy", "15", "Y", files, 0, 3);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+        db.finish_check(j1, "done", "{}");
+        const auto i_first = db.claim_check({"Y"});
+        REQUIRE(i_first);
+        CHECK(i_first->id == i1);
+        db.finish_check(i1, "done", "{}");
+        const auto i2 = db.queue_check("ivy", "15", "Y", files, 0, 3);
+        const auto i3 = db.queue_check("ivy", "15", "Y", files, 0, 3);
+        CHECK(db.remote_check(i2)->queue_position == 1);
+        CHECK(db.remote_check(j2)->queue_position == 3);
+        // A batch takes one check per student: ivy's second waits for the next turn.
+        const auto batch_first = db.claim_check({"Y"});
+        REQUIRE(batch_first);
+        CHECK(batch_first->id == i2);
+        const auto batch_more = db.claim_checks({"Y"}, "15", 3, batch_first->student);
+        REQUIRE(batch_more.size() == 1);
+        CHECK(batch_more[0].id == j2);
+        CHECK(db.remote_check(i3)->state == "queued");
+        CHECK(db.has_queued_check({"Y"}));
+        CHECK_FALSE(db.has_queued_check({"W"}));
     }
     std::filesystem::remove(file);
     std::filesystem::remove(file.string() + "-wal");
