@@ -2,6 +2,7 @@
 #include "contest/client.hpp"
 
 #include "contest/board.hpp"
+#include "contest/http_client.hpp"
 #include "contest/ranking.hpp"
 
 #include "workbook/errors.hpp"
@@ -31,26 +32,21 @@ struct Answer {
     json body;
 };
 
-httplib::Client connect(const ClientOptions& o) {
+ServerClient connect(const ClientOptions& o) {
     check_server_address(o.server, "--server " + o.server);
-    httplib::Client client(o.server);
-    client.set_connection_timeout(o.timeout_s);
-    client.set_read_timeout(o.timeout_s);
-    client.set_write_timeout(o.timeout_s);
-    if (!o.token.empty()) client.set_bearer_token_auth(o.token);
-    return client;
+    return ServerClient(o.server, o.token, std::chrono::seconds(o.timeout_s));
 }
 
-Answer answer(const httplib::Result& r, const ClientOptions& o) {
+Answer answer(const HttpAnswer& r, const ClientOptions& o) {
     if (!r)
         throw Error(fmt::format("cannot reach the contest server at {} ({}): check the address, and that the server "
                                 "runs (`workbook contest serve`) and this machine can reach it",
-                                o.server, httplib::to_string(r.error())));
-    Answer a{r->status, json::parse(r->body, nullptr, false)};
+                                o.server, r.error));
+    Answer a{r.status, json::parse(r.body, nullptr, false)};
     if (a.body.is_discarded() || !a.body.is_object())
         throw Error(fmt::format("{} answered HTTP {} with something that is not a contest server's JSON: is the "
                                 "address right?",
-                                o.server, r->status));
+                                o.server, r.status));
     return a;
 }
 
@@ -115,10 +111,10 @@ int client_submit(const ClientOptions& o, const std::filesystem::path& kernel) {
     if (!in) throw Error(fmt::format("cannot read {}", kernel.string()));
     std::ostringstream text;
     text << in.rdbuf();
-    httplib::MultipartFormDataItems form = {{"kernel", text.str(), kernel.filename().string(), "text/plain"}};
-    if (!o.alias.empty()) form.push_back({"alias", o.alias, "", ""});
-    auto client = connect(o);
-    const Answer a = answer(client.Post("/api/submit", form), o);
+    std::vector<FormPart> form{{"kernel", text.str(), kernel.filename().string()}};
+    if (!o.alias.empty()) form.push_back({"alias", o.alias, ""});
+    const auto client = connect(o);
+    const Answer a = answer(client.post_form("/api/submit", form), o);
     if (a.status != 200) return refused(a);
     fmt::print("queued as entry {} on {}: `workbook contest status --server {}` follows it to the board\n",
                static_cast<long long>(num(a.body, "id")), o.server, o.server);
@@ -126,9 +122,9 @@ int client_submit(const ClientOptions& o, const std::filesystem::path& kernel) {
 }
 
 int client_status(const ClientOptions& o) {
-    auto client = connect(o);
+    const auto client = connect(o);
     const std::string path = o.alias.empty() ? "/api/mine" : "/api/mine?alias=" + httplib::detail::encode_query_param(o.alias);
-    const Answer a = answer(client.Get(path), o);
+    const Answer a = answer(client.get(path), o);
     if (a.status != 200) return refused(a);
     std::string out = contest_line(a.body.value("contest", json()));
     const json entries = a.body.value("entries", json::array());
@@ -148,8 +144,8 @@ int client_status(const ClientOptions& o) {
 }
 
 int client_board(const ClientOptions& o, const std::function<std::string(const std::string&)>& bold) {
-    auto client = connect(o);
-    const Answer a = answer(client.Get("/api/board"), o);
+    const auto client = connect(o);
+    const Answer a = answer(client.get("/api/board"), o);
     if (a.status != 200) return refused(a);
     std::string out = contest_line(a.body.value("contest", json()));
     const auto finals = boards_from(a.body.value("final", json::array()));

@@ -7,7 +7,7 @@ find_package(nlohmann_json REQUIRED)  # nlohmann-json3-dev
 find_package(Threads REQUIRED)
 
 add_library(workbook_contest_serve STATIC "${CMAKE_CURRENT_LIST_DIR}/serve.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_gate.cpp"
-  "${CMAKE_CURRENT_LIST_DIR}/slurm_jobs.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_json.cpp" "${CMAKE_CURRENT_LIST_DIR}/client.cpp"
+  "${CMAKE_CURRENT_LIST_DIR}/slurm_jobs.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_json.cpp" "${CMAKE_CURRENT_LIST_DIR}/client.cpp" "${CMAKE_CURRENT_LIST_DIR}/http_client.cpp"
   "${CMAKE_CURRENT_LIST_DIR}/lab.cpp" "${CMAKE_CURRENT_LIST_DIR}/lab_routes.cpp" "${CMAKE_CURRENT_LIST_DIR}/remote_check.cpp")
 target_link_libraries(workbook_contest_serve
   PUBLIC workbook_contest nlohmann_json::nlohmann_json PkgConfig::CPP_HTTPLIB

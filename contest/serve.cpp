@@ -354,8 +354,12 @@ int serve(const ServeOptions& options) {
     limits.request_deadline = std::chrono::milliseconds(static_cast<long long>(options.request_deadline_s * 1000));
     limits.max_per_address = options.max_per_address;
     // The hard limit, past which the gate (and httplib) answer 413 without reading the body;
-    // uploads between the two limits get a 413 with a message from the handler.
+    // requests between it and a route's own limit get a 413 with a message from the handler. So it
+    // is above every route's: a contest entry's, a remote check's files (which it once cut at
+    // 144 KiB where the README promised 256) and a Slurm job's result (a check's output, escaped).
     limits.max_body_bytes = 2 * options.max_upload_bytes + form_overhead_bytes;
+    if (!options.remote.exercises.empty())
+        limits.max_body_bytes = std::max(limits.max_body_bytes, 2 * options.remote.max_bytes + form_overhead_bytes);
     GatedServer server(limits);
     log_line(fmt::format("limits: one upload per {} s and at most {} waiting per {}; a request must arrive whole "
                          "within {} s; {}",

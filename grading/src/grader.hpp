@@ -296,7 +296,7 @@ private:
 
     void snapshot_kernels(Prepared& p);
 
-    Prepared prepare(const Submission& s, int uid);
+    Prepared prepare(const Submission& s, int uid, const std::string& slot);
 
     void compile(const Exercise& ex, Prepared& p, const Sandbox& box);
 

@@ -243,7 +243,7 @@ void Grader::snapshot_kernels(Prepared& p) {
     }
 }
 
-Grader::Prepared Grader::prepare(const Submission& s, int uid) {
+Grader::Prepared Grader::prepare(const Submission& s, int uid, const std::string& slot) {
     auto unpacking = std::make_unique<PhaseTimes::Scope>(phases_, "unpack and locate");
     Prepared p;
     p.uid = uid;
@@ -252,7 +252,9 @@ Grader::Prepared Grader::prepare(const Submission& s, int uid) {
         if (ex->race_check && !ex->kernels.empty())
             p.race_budget->total_s += 2 * (o_.timeout_s > 0 ? o_.timeout_s : ex->time_limit_s);
     p.race_budget->left_s = p.race_budget->total_s;
-    p.scratch = fs::absolute(base() / "work" / s.name);
+    // Named by its slot in this run, not by the student: every path below appears in command lines
+    // (the sandbox's, the tests'), which every local account can read in /proc.
+    p.scratch = fs::absolute(base() / "work" / slot);
     remove_scratch(p.scratch);
     fs::create_directories(p.scratch);
     // The submission's own user alone may enter its scratch folder.
@@ -273,7 +275,8 @@ Grader::Prepared Grader::prepare(const Submission& s, int uid) {
     // never followed), in its quota: the submissions folder stays the grader's alone (a class
     // server keeps it 0700), and its path is in no sandbox's command line, where every local
     // user could read it.
-    const fs::path copy = p.scratch / ("upload-" + s.path.filename().string());
+    // Its name is not the student's either (tar finds the compression by content).
+    const fs::path copy = p.scratch / "upload";
     {
         std::error_code copied;
         fs::copy(s.path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, copied);

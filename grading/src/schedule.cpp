@@ -50,10 +50,10 @@ void Grader::grade(const std::vector<const Submission*>& todo) {
                 Prepared p;
                 try {
                     // A user per submission, from a block this run alone holds (uid_lease.hpp).
-                    p = prepare(*todo[i], users.uid(i));
+                    p = prepare(*todo[i], users.uid(i), fmt::format("s{}", i));
                 } catch (const std::exception& e) {
                     p = Prepared{};
-                    p.scratch = fs::absolute(base() / "work" / todo[i]->name);
+                    p.scratch = fs::absolute(base() / "work" / fmt::format("s{}", i));
                     for (const Exercise* ex : exercises_) p.problem[ex->id] = cap(std::string("build failed: ") + e.what(), 4000);
                 }
                 std::lock_guard lock(m);

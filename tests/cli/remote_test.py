@@ -151,7 +151,13 @@ def main():
         status, body = post_check(port, tokens["ben"], [("exercise", b"02"), ("vadd.cl", kernel)])
         check("a file missing: 400, naming it", status == 400 and "vadd_host.cpp" in body.get("error", ""), str(body))
         status, body = post_check(port, tokens["ben"], [("exercise", b"02"), ("vadd.cl", b"x" * 300_000), ("vadd_host.cpp", host)])
-        check("an oversized upload: 413", status == 413, str(body))
+        check("an oversized upload: 413, naming the limit (256 KiB, as the README says)",
+              status == 413 and "262144" in body.get("error", ""), str(body))
+        # Under that limit the gate lets a check through (it refused 144 KiB and up): here to the
+        # handler's refusal of an exercise the server does not offer.
+        status, body = post_check(port, tokens["ben"], [("exercise", b"01"), ("device_info_host.cpp", b"/" * 200_000)])
+        check("a check of 200 KB reaches the server's own rules (403: 01 is not offered), not the gate's 413",
+              status == 403, str(body))
         # A contest judging holds the device (its shared lock beside the database): the check waits.
         judging = open(os.path.join(out, "class.db.judging.lock"), "a")
         fcntl.flock(judging, fcntl.LOCK_SH)

@@ -3,7 +3,9 @@
 # folder of the grader's alone (as the class server keeps its checks), another local account
 # scans every process's command line for paths and reads whatever it can under them. It must find
 # no byte of the student's files. A control file, readable and named on a command line the same
-# way, shows the snooper finds what is there to find.
+# way, shows the snooper finds what is there to find. Nor may any command line name the student
+# (their folder's name): the grader names its folders by slot; a control process whose command
+# line holds the name shows that the snooper would see it.
 #   grade_private.sh SOURCE BUILD SCRATCH
 set -euo pipefail
 src=$1 build=$2 work=$3
@@ -15,16 +17,18 @@ if ! why=$(bwrap --unshare-all --die-with-parent --ro-bind / / true 2>&1); then
 fi
 grep -o " $work/[^ ]*" /proc/mounts | xargs -r umount -l 2>/dev/null || true
 rm -rf "$work"
-mkdir -p "$work/subs/ann/exercises/02_vadd" "$work/snoop"
+student="annqz$RANDOM$RANDOM"
+mkdir -p "$work/subs/$student/exercises/02_vadd" "$work/snoop"
 marker="ann-private-$RANDOM$RANDOM"
 for f in "$src"/solutions/02_vadd/*; do
-    { echo "// $marker"; cat "$f"; } > "$work/subs/ann/exercises/02_vadd/$(basename "$f")"
+    { echo "// $marker"; cat "$f"; } > "$work/subs/$student/exercises/02_vadd/$(basename "$f")"
 done
 chmod -R go-rwx "$work/subs"
 chmod 0777 "$work/snoop"
 # The control: a readable file named on a command line.
-mkdir -p "$work/control" && echo "control-$marker" > "$work/control/visible.txt" && chmod -R a+rX "$work/control"
-tail -f "$work/control/visible.txt" > /dev/null &
+mkdir -p "$work/control-$student" && echo "control-$marker" > "$work/control-$student/visible.txt"
+chmod -R a+rX "$work/control-$student"
+tail -f "$work/control-$student/visible.txt" > /dev/null &
 control=$!
 snooper=
 cleanup() { touch "$work/snoop/stop"; kill $control ${snooper:+$snooper} 2>/dev/null || true; }
@@ -35,9 +39,11 @@ trap cleanup EXIT
 # system's and the build's folders would take minutes a round), searched for the marker.
 cat > "$work/snoop/snoop.sh" <<'SH'
 #!/bin/bash
-marker=$1 out=$2 scratch=$3
+marker=$1 out=$2 scratch=$3 student=$4
 while [ ! -e "$out/stop" ]; do
     for c in /proc/[0-9]*/cmdline; do
+        args=$(tr '\0' ' ' < "$c" 2>/dev/null)
+        case "$args" in *snoop.sh*) ;; *"$student"*) echo "$args" >> "$out/names" ;; esac
         tr '\0' '\n' < "$c" 2>/dev/null | grep -o '/[^ =:]*' | sort -u | while read -r p; do
             if [ -f "$p" ]; then
                 grep -ls -e "$marker" "$p" 2>/dev/null | sed "s|^|$p: |"
@@ -50,7 +56,7 @@ while [ ! -e "$out/stop" ]; do
 done
 SH
 chmod 0755 "$work/snoop/snoop.sh"
-setpriv --reuid 65533 --regid 65533 --clear-groups bash "$work/snoop/snoop.sh" "$marker" "$work/snoop" "$work" &
+setpriv --reuid 65533 --regid 65533 --clear-groups bash "$work/snoop/snoop.sh" "$marker" "$work/snoop" "$work" "$student" &
 snooper=$!
 # Two rounds first, so that the control is surely seen.
 for _ in $(seq 600); do [ "$(cat "$work/snoop/rounds" 2>/dev/null | wc -l)" -ge 1 ] && break; sleep 0.1; done
@@ -60,9 +66,13 @@ touch "$work/snoop/stop"
 wait $snooper || true
 kill $control 2>/dev/null || true
 rounds=$(wc -l < "$work/snoop/rounds")
-grep -qx "ann,ann,2.00,2.00,2.00" "$work/out/gradebook.csv" || fail "ann's solved 02 was not full marks: $(cat "$work/out/gradebook.csv")"
-grep -q "control/visible.txt" "$work/snoop/hits" || fail "the snooper is blind: it did not find the control file ($rounds rounds)"
-if grep -v "control/visible.txt" "$work/snoop/hits" | grep -q .; then
-    fail "another account read the student's files while they were graded: $(grep -v control/visible.txt "$work/snoop/hits" | sort -u | head -5)"
+grep -qx "$student,$student,2.00,2.00,2.00" "$work/out/gradebook.csv" || fail "the solved 02 was not full marks: $(cat "$work/out/gradebook.csv")"
+grep -q "control-$student/visible.txt" "$work/snoop/hits" || fail "the snooper is blind: it did not find the control file ($rounds rounds)"
+if grep -v "control-$student/visible.txt" "$work/snoop/hits" | grep -q .; then
+    fail "another account read the student's files while they were graded: $(grep -v control-$student/visible.txt "$work/snoop/hits" | sort -u | head -5)"
 fi
-echo "PASS: $rounds rounds of a second account reading every path on every command line: the control found, no byte of the student's files"
+grep -q "control-$student" "$work/snoop/names" || fail "the snooper does not see names: the control's command line was not found"
+if grep -v "control-$student" "$work/snoop/names" | grep -q .; then
+    fail "a command line named the student: $(grep -v "control-$student" "$work/snoop/names" | sort -u | head -3 | cut -c1-300)"
+fi
+echo "PASS: $rounds rounds of a second account reading every path on every command line: the control found, no byte of the student's files, no command line with their name"
