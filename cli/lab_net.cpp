@@ -235,6 +235,10 @@ CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::f
                                     id, ex.id, c->server, remote_check_deadline().count(), ex.id));
         const auto r = client.get(fmt::format("/api/check/{}", id));
         if (!r) throw Error(fmt::format("lost the class's server at {} ({})", c->server, r.error));
+        if (r.status == 429) {  // asked too often (another terminal polling too): wait as told
+            std::this_thread::sleep_for(std::chrono::seconds(std::clamp(std::atoi(r.retry_after.c_str()), 1, 5)));
+            continue;
+        }
         j = nlohmann::json::parse(r.body, nullptr, false);
         if (r.status != 200 || !j.is_object())
             throw Error(fmt::format("{} answered HTTP {} about check {}: {}", c->server, r.status, id, server_error(r)));

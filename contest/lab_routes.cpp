@@ -3,6 +3,7 @@
 
 #include "contest/http_json.hpp"
 #include "contest/lab_page.hpp"
+#include "contest/rate.hpp"
 #include "contest/roster.hpp"
 
 #include "workbook/errors.hpp"
@@ -31,24 +32,6 @@ constexpr std::size_t max_check_bytes = 4096;
 // Per student: a burst of this many checks, then one per refill interval (watch mode checks on
 // every save; a script posting in a loop is slowed, and its rows only count up anyway).
 constexpr double burst = 20, refill_s = 3;
-
-struct Bucket {
-    double tokens = burst;
-    std::chrono::steady_clock::time_point at = std::chrono::steady_clock::now();
-};
-
-// Seconds to wait before the next check is taken (0: take it now).
-int take(Bucket& b) {
-    const auto now = std::chrono::steady_clock::now();
-    b.tokens = std::min(burst, b.tokens + std::chrono::duration<double>(now - b.at).count() / refill_s);
-    b.at = now;
-    if (b.tokens >= 1) {
-        b.tokens -= 1;
-        return 0;
-    }
-    return static_cast<int>((1 - b.tokens) * refill_s) + 1;
-}
-
 
 // Per exercise: how many students passed, work on it, are stuck; the failure kinds by checks and
 // by students. Names stay out: the projector's view is this and nothing more.
@@ -167,7 +150,7 @@ void add_lab_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
                     const std::function<void(const std::string&)>& log) {
     std::vector<std::string> ids;
     for (const auto& [id, title] : options.exercises) ids.push_back(id);
-    auto buckets = std::make_shared<std::map<std::string, Bucket>>();  // by student, under db_mutex
+    auto buckets = std::make_shared<std::map<std::string, Rate>>();  // by student, under db_mutex
 
     server.Post("/api/lab/check", [&db, &db_mutex, ids, buckets, log](const httplib::Request& req,
                                                                        httplib::Response& res) {
@@ -176,7 +159,7 @@ void add_lab_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
         if (!st) return refuse_student(res);
         if (req.body.size() > max_check_bytes)
             return send_error(res, 413, fmt::format("a check is at most {} bytes", max_check_bytes));
-        if (const int wait = take((*buckets)[st->id]); wait > 0) {
+        if (const int wait = buckets->try_emplace(st->id, burst, refill_s).first->second.take(); wait > 0) {
             res.set_header("Retry-After", std::to_string(wait));
             return send_error(res, 429, fmt::format("too many checks at once: try again in {} s", wait));
         }

@@ -203,7 +203,11 @@ void judge_loop(const ServeOptions& options, const std::atomic<bool>& stop) {
         while (!stop) {
             bool judged = false;
             try {
-                judged = judge_next(db, options.judge_options, &stop).has_value();  // stays free to stop
+                const auto j = judge_next(db, options.judge_options, &stop);  // stays free to stop
+                judged = j.has_value();
+                if (j)
+                    log_line(fmt::format("judged {} ({}): {}{}", j->id, j->alias, j->status,
+                                         j->status == "done" ? fmt::format(", {:.2f} GFLOPS", j->gflops) : ""));
                 errors = 0;
             } catch (const std::exception& e) {
                 ++errors;

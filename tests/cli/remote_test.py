@@ -186,6 +186,10 @@ def main():
                 break
             time.sleep(0.5)
         check("ben's check is graded and passes", state == "done" and body["result"]["passed"], json.dumps(body)[:2000])
+        statuses = [http(port, f"/api/check/{ben_id}", tokens["ben"])[0] for _ in range(40)]
+        check("40 polls at once: the burst answered, the rest 429 (a script polling in a loop holds nothing)",
+              statuses.count(200) >= 15 and statuses.count(429) >= 10 and set(statuses) <= {200, 429}, str(statuses))
+        check("another student's polls are not slowed by it", http(port, f"/api/check/{ana_id}", tokens["ana"])[0] == 200)
         body = http(port, f"/api/check/{ana_id}", tokens["ana"])[1]
         check("and ana's with it", body.get("state") == "done" and body["result"]["passed"], json.dumps(body)[:2000])
         check("in one grade: the server graded them together (one reference run)",
