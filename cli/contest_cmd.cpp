@@ -7,15 +7,15 @@
 #include "contest/alias.hpp"
 #include "contest/board.hpp"
 #include "contest/db.hpp"
-#include "contest/client.hpp"
+#include "client/client.hpp"
 #include "contest/final.hpp"
 #include "contest/judge.hpp"
 #include "contest/reference.hpp"
 #include "contest/run_one.hpp"
 #include "contest/window.hpp"
 #ifdef WORKBOOK_CONTEST_SERVE
-#include "contest/serve.hpp"
-#include "contest/slurm_jobs.hpp"
+#include "server/serve.hpp"
+#include "server/slurm_jobs.hpp"
 #endif
 
 #include "workbook/device.hpp"
@@ -41,8 +41,8 @@ struct ContestArgs {
     bool loop = false, reference = false, per_device = false, history = false;
     std::int64_t retry_id = 0;
     std::string retry_device, devices, merge_file, merge_board, merge_from;
-    contest::JudgeJobOptions job;
-    contest::JudgeJobOptions check_job;
+    server::JudgeJobOptions job;
+    server::JudgeJobOptions check_job;
     int reference_n = 1024;  // the size the judge ranks at: the reference's parameters are chosen for it
     contest::JudgeOptions judge;
     contest::RunOneOptions run_one;
@@ -117,7 +117,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
     submit->add_option("--alias", a->alias,
                        "the name on the board (with --server and your own token: optional, the roster's or your first)");
     submit->add_option("--interval", a->interval, "seconds between two submissions of one alias")->capture_default_str();
-    // The participant's side: a contest server instead of the database (contest/client.hpp).
+    // The participant's side: a contest server instead of the database (client/client.hpp).
     const auto server_option = [&](CLI::App* cmd, const char* what) {
         cmd->add_option("--server", a->server, what);
         cmd->add_option("--token", a->token,
@@ -343,22 +343,22 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             return exit_ok;
         }
 #ifdef WORKBOOK_CONTEST_SERVE
-        if (*judge_job) return contest::judge_job(a->job);
-        if (*check_job) return contest::check_job(a->check_job);
+        if (*judge_job) return server::judge_job(a->job);
+        if (*check_job) return server::check_job(a->check_job);
         if (!a->server.empty()) {
             std::string token = a->token;
             if (token.empty())  // the class this workbook joined, when it is this server
                 if (const auto c = read_class_file(std::filesystem::path(*course_root) / ".workbook" / "class.toml");
                     c && c->server == a->server)
                     token = c->token;
-            const contest::ClientOptions client{a->server, token, a->alias};
+            const client::ClientOptions client{a->server, token, a->alias};
             if (*submit) {
                 contest::parse_declaration(read_file(a->file));  // a clear error now rather than a rejection later
-                return contest::client_submit(client, a->file);
+                return client::client_submit(client, a->file);
             }
-            if (*status) return contest::client_status(client);
+            if (*status) return client::client_status(client);
             const Style style = Style::for_fd(1);
-            return contest::client_board(client, [&](const std::string& t) { return style.bold(t); });
+            return client::client_board(client, [&](const std::string& t) { return style.bold(t); });
         }
 #else
         if (!a->server.empty())
@@ -519,7 +519,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
         }
 #ifdef WORKBOOK_CONTEST_SERVE
         if (*serve) {
-            contest::ServeOptions so;
+            server::ServeOptions so;
             so.db = a->db;
             so.host = a->host;
             so.port = a->port;
@@ -566,7 +566,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             }
             contest::check_isolation(a->judge);
             contest::check_race_pass(a->judge);
-            return contest::serve(so);
+            return server::serve(so);
         }
 #endif
         return exit_error;

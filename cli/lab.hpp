@@ -1,4 +1,4 @@
-// The student's side of the lab dashboard (contest/lab_routes.hpp on the class's server): joining
+// The student's side of the lab dashboard (server/lab_routes.hpp on the class's server): joining
 // a class (`workbook join URL`, `workbook leave`), and each check reported while joined.
 //
 // Reporting never slows a check or makes it fail: the check writes one small file into
@@ -43,7 +43,7 @@ std::string lab_status_line(const Workspace& ws);
 ClassInfo lab_hello(const std::string& server, const std::string& token);
 int lab_send(const Workspace& ws);
 // `workbook check EX --remote` (and watch mode's): the exercise's edit files to the joined class's
-// server, graded there on its device (contest/remote_check.hpp) and waited for, `step` told of the
+// server, graded there on its device (server/remote_check.hpp) and waited for, `step` told of the
 // queue place. The result as a local check's; Error when the server cannot be reached or refuses.
 // `device`: one of the server's devices (`--on`); "" its default.
 CheckResult check_remotely(const Workspace& ws, const Exercise& ex,

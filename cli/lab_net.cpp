@@ -2,8 +2,8 @@
 // token is, and the detached sender that empties .workbook/lab-outbox/.
 #include "lab.hpp"
 
-#include "contest/client.hpp"
-#include "contest/http_client.hpp"
+#include "client/client.hpp"
+#include "client/http_client.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/failure_kind.hpp"
@@ -27,11 +27,11 @@ namespace workbook::cli {
 
 namespace {
 
-contest::ServerClient client_for(const std::string& server, const std::string& token, int timeout_s) {
-    return contest::ServerClient(server, token, std::chrono::seconds(timeout_s));
+client::ServerClient client_for(const std::string& server, const std::string& token, int timeout_s) {
+    return client::ServerClient(server, token, std::chrono::seconds(timeout_s));
 }
 
-std::string server_error(const contest::HttpAnswer& r) {
+std::string server_error(const client::HttpAnswer& r) {
     const auto j = nlohmann::json::parse(r.body, nullptr, false);
     return j.is_object() && j.contains("error") && j["error"].is_string() ? sanitize(j["error"].get<std::string>(), 300)
                                                                           : fmt::format("HTTP {}", r.status);
@@ -55,7 +55,7 @@ void note(const Workspace& ws, const std::string& sent_at, const std::string& er
 }  // namespace
 
 ClassInfo lab_hello(const std::string& server, const std::string& token) {
-    contest::check_server_address(server, "workbook join " + server);
+    client::check_server_address(server, "workbook join " + server);
     const auto client = client_for(server, token, 10);
     const auto r = client.get("/api/lab/hello");
     if (!r)
@@ -205,7 +205,7 @@ CheckResult check_remotely(const Workspace& ws, const Exercise& ex, const std::f
     if (!c)
         throw Error("a remote check goes to your class's server: `workbook join URL --token TOKEN` first (your "
                     "instructor gives both)");
-    std::vector<contest::FormPart> form{{"exercise", ex.id, ""}};
+    std::vector<client::FormPart> form{{"exercise", ex.id, ""}};
     if (!device.empty()) form.push_back({"device", device, ""});
     for (const auto& f : ex.edit) {
         const fs::path file = ws.exercise_dir(ex) / f;

@@ -50,7 +50,7 @@ struct Student {
     std::string alias, alias_key;  // empty until bound: the roster's name, or the first alias used
 };
 
-// A remote check (contest/remote_check.hpp): one student's files for one exercise.
+// A remote check (server/remote_check.hpp): one student's files for one exercise.
 struct RemoteCheck {
     std::int64_t id = 0;
     std::string student, exercise;
@@ -163,7 +163,7 @@ public:
     // At server start: judgings of these (local) devices that a stop cut short go back to the queue.
     void requeue_running_judgings(const std::vector<std::string>& devices);
 
-    // The roster (contest/roster.hpp): students, their token hashes and bound aliases.
+    // The roster (server/roster.hpp): students, their token hashes and bound aliases.
     bool has_student(const std::string& id) const;
     // Runs `work` in one transaction: all it writes, or (when it throws) nothing.
     void in_one_transaction(const std::function<void()>& work);

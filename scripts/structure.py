@@ -6,7 +6,8 @@
 --current FILE: also fails when FILE (the committed drawing's Graphviz source, docs/structure.dot)
 is not what the code draws now; redraw with --dot docs/structure.dot --svg docs/structure.svg.
 
-Rooms, top to bottom: cli -> contest -> grading -> harness -> common. An #include may point down or
+Rooms, top to bottom: cli -> server -> client -> contest -> grading -> harness -> common (the class
+server and the student's network client sit beside each other: neither includes the other). An #include may point down or
 inside its own room, never up. A unit is a header and its source (x.hpp with x.cpp); two units that
 include each other are a two-way tie, refused at any level. Exercises, tests, bench and make_defs are
 clients of the rooms and are not drawn.
@@ -19,7 +20,7 @@ import sys
 from collections import defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROOMS = ["cli", "contest", "grading", "harness", "common"]  # top to bottom
+ROOMS = ["cli", "server", "client", "contest", "grading", "harness", "common"]  # top to bottom
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

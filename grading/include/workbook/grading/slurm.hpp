@@ -1,5 +1,5 @@
 // The one Slurm client: the grader's array jobs (slurm_grade.cpp) and the contest zoo's judgings
-// (contest/slurm_jobs.cpp) submit, follow, release and cancel through it; nothing else runs
+// (server/slurm_jobs.cpp) submit, follow, release and cancel through it; nothing else runs
 // sbatch, squeue, scontrol or scancel. It runs Slurm's client commands (found on PATH) with
 // argument vectors, never through a shell.
 #pragma once

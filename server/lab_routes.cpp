@@ -1,10 +1,10 @@
 // The lab dashboard's routes (see lab_routes.hpp).
-#include "contest/lab_routes.hpp"
+#include "server/lab_routes.hpp"
 
-#include "contest/http_json.hpp"
-#include "contest/lab_page.hpp"
-#include "contest/rate.hpp"
-#include "contest/roster.hpp"
+#include "server/http_json.hpp"
+#include "server/lab_page.hpp"
+#include "server/rate.hpp"
+#include "server/roster.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/failure_kind.hpp"
@@ -22,7 +22,15 @@
 #include <map>
 #include <memory>
 
-namespace workbook::contest {
+namespace workbook::server {
+
+using contest::LabCell;
+using contest::LabCheck;
+using contest::Student;
+using contest::lab_state_name;
+using contest::parse_lab_check;
+using contest::Database;
+using contest::LabState;
 
 namespace {
 
@@ -201,4 +209,4 @@ void add_lab_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
                     options.stuck_after_s / 60.0));
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace workbook::contest {
+namespace workbook::client {
 
 struct ClientOptions {
     std::string server;  // http://host:port
@@ -25,4 +25,4 @@ int client_submit(const ClientOptions& options, const std::filesystem::path& ker
 int client_status(const ClientOptions& options);
 int client_board(const ClientOptions& options, const std::function<std::string(const std::string&)>& bold);
 
-}  // namespace workbook::contest
+}  // namespace workbook::client

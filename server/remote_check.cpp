@@ -1,13 +1,13 @@
 // Remote checks on the server (see remote_check.hpp).
-#include "contest/remote_check.hpp"
+#include "server/remote_check.hpp"
 
-#include "contest/http_json.hpp"
+#include "server/http_json.hpp"
 #include "contest/judge.hpp"
-#include "contest/lab_routes.hpp"
-#include "contest/rate.hpp"
-#include "contest/roster.hpp"
+#include "server/lab_routes.hpp"
+#include "server/rate.hpp"
+#include "server/roster.hpp"
 #include "contest/run_one.hpp"
-#include "contest/slurm_jobs.hpp"
+#include "server/slurm_jobs.hpp"
 
 #include "workbook/errors.hpp"
 #include "workbook/grading/slurm.hpp"
@@ -24,7 +24,14 @@
 #include <optional>
 #include <thread>
 
-namespace workbook::contest {
+namespace workbook::server {
+
+using contest::RemoteCheck;
+using contest::one_line;
+using contest::Database;
+using contest::JudgingLock;
+using contest::RateLimited;
+using contest::Zoo;
 
 namespace {
 
@@ -457,4 +464,4 @@ int check_job(const JudgeJobOptions& o) {
     return 0;
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace workbook::contest {
+namespace workbook::client {
 
 struct HttpAnswer {
     int status = 0;           // 0: no answer (see error)
@@ -44,4 +44,4 @@ private:
     std::chrono::seconds timeout_;
 };
 
-}  // namespace workbook::contest
+}  // namespace workbook::client

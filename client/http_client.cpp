@@ -1,12 +1,12 @@
 // The student's capped client of a class's server (see http_client.hpp).
-#include "contest/http_client.hpp"
+#include "client/http_client.hpp"
 
 #include <fmt/format.h>
 #include <httplib.h>
 
 #include <random>
 
-namespace workbook::contest {
+namespace workbook::client {
 
 ServerClient::ServerClient(std::string server, std::string token, std::chrono::seconds timeout)
     : server_(std::move(server)), token_(std::move(token)), timeout_(timeout) {}
@@ -76,4 +76,4 @@ HttpAnswer ServerClient::send(const std::string& method, const std::string& path
     return out;
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::client

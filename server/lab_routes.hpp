@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 struct LabOptions {
     std::vector<std::pair<std::string, std::string>> exercises;  // id and title, in course order
@@ -32,7 +32,7 @@ struct LabOptions {
 };
 
 // The roster's student whose token the request carries (Authorization: Bearer), if any.
-std::optional<Student> student_of(const httplib::Request& req, Database& db);
+std::optional<contest::Student> student_of(const httplib::Request& req, contest::Database& db);
 // 401, saying how to join with the token the instructor gave.
 void refuse_student(httplib::Response& res);
 
@@ -42,11 +42,11 @@ std::string lab_instructor_token(const std::filesystem::path& file);
 
 // /api/lab/hello: `lab` whether reports are taken, `remote` the exercises checked remotely,
 // `devices` the zoo's devices a check may name (none: the server's own).
-void add_hello_route(httplib::Server& server, Database& db, std::mutex& db_mutex, bool lab,
+void add_hello_route(httplib::Server& server, contest::Database& db, std::mutex& db_mutex, bool lab,
                      const std::vector<std::string>& remote, const std::vector<std::string>& devices);
 
 // `db` is shared with the other handlers under `db_mutex`.
-void add_lab_routes(httplib::Server& server, Database& db, std::mutex& db_mutex, const LabOptions& options,
+void add_lab_routes(httplib::Server& server, contest::Database& db, std::mutex& db_mutex, const LabOptions& options,
                     const std::function<void(const std::string&)>& log);
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

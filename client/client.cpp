@@ -1,8 +1,8 @@
 // The participant's client of a contest server (see client.hpp).
-#include "contest/client.hpp"
+#include "client/client.hpp"
 
 #include "contest/board.hpp"
-#include "contest/http_client.hpp"
+#include "client/http_client.hpp"
 #include "contest/ranking.hpp"
 
 #include "workbook/errors.hpp"
@@ -15,7 +15,11 @@
 #include <fstream>
 #include <sstream>
 
-namespace workbook::contest {
+namespace workbook::client {
+
+using contest::BoardRow;
+using contest::DeviceBoard;
+using contest::boards_text;
 
 namespace {
 
@@ -157,4 +161,4 @@ int client_board(const ClientOptions& o, const std::function<std::string(const s
     return exit_ok;
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::client

@@ -7,13 +7,13 @@
 #include "serve.hpp"
 
 #include "contest/alias.hpp"
-#include "contest/http_gate.hpp"
-#include "contest/http_json.hpp"
-#include "contest/lab_routes.hpp"
+#include "server/http_gate.hpp"
+#include "server/http_json.hpp"
+#include "server/lab_routes.hpp"
 #include "contest/page.hpp"
 #include "contest/ranking.hpp"
-#include "contest/roster.hpp"
-#include "contest/slurm_jobs.hpp"
+#include "server/roster.hpp"
+#include "server/slurm_jobs.hpp"
 #include "contest/window.hpp"
 #include "contest/zoo.hpp"
 #include "workbook/errors.hpp"
@@ -35,7 +35,32 @@
 #include <thread>
 #include <unistd.h>
 
-namespace workbook::contest {
+namespace workbook::server {
+
+using contest::read_zoo;
+
+using contest::Alias;
+using contest::ContestWindow;
+using contest::DeviceBoard;
+using contest::Judging;
+using contest::Outcome;
+using contest::QueueRequest;
+using contest::Submission;
+using contest::alias_problem;
+using contest::baseline_alias;
+using contest::cross_device;
+using contest::judge_next;
+using contest::judge_source;
+using contest::normalise_alias;
+using contest::page_html;
+using contest::public_reason;
+using contest::reference_alias;
+using contest::seconds_between;
+using contest::ContestClosed;
+using contest::Database;
+using contest::JudgingLock;
+using contest::RateLimited;
+using contest::Zoo;
 
 namespace {
 
@@ -661,4 +686,4 @@ int serve(const ServeOptions& options) {
     return ok ? 0 : 1;
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 class Rate {
 public:
@@ -28,4 +28,4 @@ private:
     std::chrono::steady_clock::time_point at_ = std::chrono::steady_clock::now();
 };
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

@@ -32,7 +32,7 @@
 #include <thread>
 #include <vector>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 using Clock = std::chrono::steady_clock;
 
@@ -452,4 +452,4 @@ void GatedServer::serve_complete_request(Connection& c) {
     process_request(stream, /*close_connection=*/true, closed, [](httplib::Request&) {});
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

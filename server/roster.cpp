@@ -20,7 +20,13 @@
 #include <map>
 #include <set>
 
-namespace workbook::contest {
+namespace workbook::server {
+
+using contest::alias_problem;
+using contest::normalise_alias;
+using contest::Alias;
+using contest::Database;
+using contest::Student;
 
 namespace {
 
@@ -179,4 +185,4 @@ std::string token_hash(const std::string& token) {
     return hex(digest, n);
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

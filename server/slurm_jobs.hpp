@@ -29,20 +29,20 @@
 #include <string>
 #include <vector>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 // The forms that travel between the server and a job.
-nlohmann::json options_to_json(const JudgeOptions& o);
-JudgeOptions options_from_json(const nlohmann::json& j);  // throws on a missing or mistyped field
-nlohmann::json outcome_to_json(const Outcome& o);
-Outcome outcome_from_json(const nlohmann::json& j);      // throws on a missing or mistyped field
+nlohmann::json options_to_json(const contest::JudgeOptions& o);
+contest::JudgeOptions options_from_json(const nlohmann::json& j);  // throws on a missing or mistyped field
+nlohmann::json outcome_to_json(const contest::Outcome& o);
+contest::Outcome outcome_from_json(const nlohmann::json& j);      // throws on a missing or mistyped field
 
 // A job on a Slurm device (a judging's or a remote check's), submitted one way: its folder `dir`
 // (0700), a token file only this user can read (the job deletes it once read) and a script that
 // only runs its arguments: `command`, then --token-file and the device's choice (--platform,
 // --device, --device-type). Held until `record(job id, token hash)` has stored it, then released.
 // Returns "" when submitted, else why not.
-std::string submit_device_job(const ZooDevice& d, const std::filesystem::path& dir, const std::string& name,
+std::string submit_device_job(const contest::ZooDevice& d, const std::filesystem::path& dir, const std::string& name,
                               std::vector<std::string> command,
                               const std::function<void(const std::string& job_id, const std::string& token_hash)>& record);
 // Every job of this user that Slurm knows, id -> state; nothing when squeue fails (said once in
@@ -58,15 +58,15 @@ class SlurmDispatcher {
 public:
     // `server`: the URL the jobs reach this server at; `jobs_dir`: where each job's folder goes
     // (made 0700); `workbook`: the program the nodes run.
-    SlurmDispatcher(Zoo zoo, std::string server, std::filesystem::path jobs_dir, std::string workbook,
+    SlurmDispatcher(contest::Zoo zoo, std::string server, std::filesystem::path jobs_dir, std::string workbook,
                     std::function<void(const std::string&)> log);
     // Submits the queued judgings of Slurm devices and follows the submitted and running ones.
-    void step(Database& db);
+    void step(contest::Database& db);
 
 private:
-    void submit(Database& db, const Judging& j, const ZooDevice& d);
-    void follow(Database& db);
-    Zoo zoo_;
+    void submit(contest::Database& db, const contest::Judging& j, const contest::ZooDevice& d);
+    void follow(contest::Database& db);
+    contest::Zoo zoo_;
     std::string server_, workbook_;
     std::filesystem::path jobs_dir_;
     std::function<void(const std::string&)> log_;
@@ -74,8 +74,8 @@ private:
 };
 
 // The job API's two routes, on the server. `db` is shared with the other handlers under `mutex`.
-void add_job_routes(httplib::Server& server, Database& db, std::mutex& mutex, const Zoo& zoo,
-                    const JudgeOptions& options, std::function<void(const std::string&)> log);
+void add_job_routes(httplib::Server& server, contest::Database& db, std::mutex& mutex, const contest::Zoo& zoo,
+                    const contest::JudgeOptions& options, std::function<void(const std::string&)> log);
 
 struct JudgeJobOptions {
     std::string server, token_file;
@@ -103,4 +103,4 @@ private:
 // `workbook contest judge-job`: the job's side. Returns the exit status.
 int judge_job(const JudgeJobOptions& options);
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

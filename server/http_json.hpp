@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 // Aliases and device names are whatever the database holds: invalid UTF-8 is replaced, never
 // thrown on, so that one odd name cannot make the board fail.
@@ -30,4 +30,4 @@ std::string bearer_token(const httplib::Request& req);
 // expected value never matches.
 bool equal_constant_time(const std::string& given, const std::string& expected);
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

@@ -1,10 +1,10 @@
 // The zoo's Slurm jobs, server side and job side (see slurm_jobs.hpp).
-#include "contest/slurm_jobs.hpp"
+#include "server/slurm_jobs.hpp"
 
 #include "workbook/grading/slurm.hpp"
 
-#include "contest/http_json.hpp"
-#include "contest/roster.hpp"
+#include "server/http_json.hpp"
+#include "server/roster.hpp"
 #include "contest/run_one.hpp"
 #include "contest/run_record.hpp"
 
@@ -28,7 +28,23 @@
 #include <thread>
 #include <unistd.h>
 
-namespace workbook::contest {
+namespace workbook::server {
+
+using contest::final_state;
+using contest::run_from_json;
+
+using contest::Judging;
+using contest::Outcome;
+using contest::Submission;
+using contest::implausible_run;
+using contest::judge_source;
+using contest::one_line;
+using contest::race_check_skipped;
+using contest::run_to_json;
+using contest::Database;
+using contest::JudgeOptions;
+using contest::Zoo;
+using contest::ZooDevice;
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -379,4 +395,4 @@ int judge_job(const JudgeJobOptions& o) {
     return 0;
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

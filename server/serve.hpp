@@ -5,9 +5,9 @@
 //   GET  /api/board        {"devices":[{"device","baseline_gflops","rows":[...]}], "generated_at"}
 //   GET  /api/submissions  the most recent submissions: id, alias, status, reason, submitted_at (and
 //                          with a zoo, "devices": each device's state, reason and Slurm job id)
-//   POST /api/job/start, /api/job/result   a zoo's Slurm jobs (contest/slurm_jobs.hpp), by job token
-//   /lab, /room, /api/lab/...  the lab dashboard, with --lab (contest/lab_routes.hpp)
-//   /api/check             remote checks, with --remote-checks (contest/remote_check.hpp)
+//   POST /api/job/start, /api/job/result   a zoo's Slurm jobs (server/slurm_jobs.hpp), by job token
+//   /lab, /room, /api/lab/...  the lab dashboard, with --lab (server/lab_routes.hpp)
+//   /api/check             remote checks, with --remote-checks (server/remote_check.hpp)
 //   POST /api/submit       Authorization: Bearer <token>; multipart fields `alias` and `kernel`
 //                          -> {"id":..., "status":"queued"} (401 bad token, 400 bad form or alias,
 //                          403 another student's alias, 413 too large, 429 rate limit or queue cap)
@@ -17,7 +17,7 @@
 #pragma once
 
 #include "contest/judge.hpp"
-#include "contest/remote_check.hpp"
+#include "server/remote_check.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -25,13 +25,13 @@
 #include <utility>
 #include <vector>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 struct ServeOptions {
     std::filesystem::path db;
     std::string host = "127.0.0.1";
     int port = 8080;
-    // Who may upload: the students of a roster, one token each (see contest/roster.hpp) ...
+    // Who may upload: the students of a roster, one token each (see server/roster.hpp) ...
     std::filesystem::path roster;
     std::filesystem::path tokens_file;       // where new tokens go (default: <roster stem>-tokens.csv beside it)
     std::vector<std::string> reissue;        // students whose token is replaced (a lost one)
@@ -45,16 +45,16 @@ struct ServeOptions {
     bool judge = true;                       // run judge_next in a background thread
     // The zoo (contest/zoo.hpp): judge every submission on each of these devices, a board each.
     std::filesystem::path devices;
-    JudgeOptions judge_options;
+    contest::JudgeOptions judge_options;
     // The contest's window (contest/window.hpp), stored in the database at start: entries are taken
     // from `opens` until `closes` (UTC, the database's format; "": as stored before, or none).
     std::string opens, closes;
-    // The lab dashboard (contest/lab_routes.hpp): needs a roster; the course's exercises (id, title).
+    // The lab dashboard (server/lab_routes.hpp): needs a roster; the course's exercises (id, title).
     bool lab = false;
     std::vector<std::pair<std::string, std::string>> lab_exercises;
     double lab_stuck_minutes = 15;
     std::filesystem::path lab_token_file;  // the instructor's token (default: <db>.instructor-token)
-    // Remote checks (contest/remote_check.hpp), on when `remote.exercises` offers any; needs a
+    // Remote checks (server/remote_check.hpp), on when `remote.exercises` offers any; needs a
     // roster. Its jobs folder defaults to <db>.checks; its race pass and sandbox follow the judge's.
     RemoteCheckOptions remote;
 };
@@ -65,4 +65,4 @@ struct ServeOptions {
 // bad roster, port in use); returns the exit status otherwise.
 int serve(const ServeOptions& options);
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

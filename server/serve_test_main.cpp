@@ -17,7 +17,7 @@
 // post and get print the HTTP status on the first line and the body after it; they exit 0 when
 // an answer came back, whatever its status.
 #include "contest/db.hpp"
-#include "contest/serve.hpp"
+#include "server/serve.hpp"
 
 #include <httplib.h>
 
@@ -32,6 +32,7 @@
 namespace {
 
 using namespace workbook::contest;
+using namespace workbook::server;
 
 int usage() {
     std::cerr << "usage: contest_serve_test serve DB PORT TOKEN [OPTION VALUE]...\n"

@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 struct RemoteCheckOptions {
     std::map<std::string, std::vector<std::string>> exercises;  // offered: id -> the files a student edits
@@ -42,7 +42,7 @@ struct RemoteCheckOptions {
     std::string root, build;                                   // its course tree
     std::filesystem::path jobs_dir;                            // one folder per check while it runs
     bool race_check = true, sandbox = true;
-    Zoo zoo;                       // its devices take checks; none: this machine's own device ("")
+    contest::Zoo zoo;                       // its devices take checks; none: this machine's own device ("")
     std::string server_url;        // how a Slurm job reaches this server
     std::string node_workbook;     // the `workbook` a Slurm job runs (the zoo's, or this one)
     std::filesystem::path slurm_jobs_dir;  // a Slurm check job's folder (0700: its token)
@@ -54,15 +54,15 @@ struct RemoteCheckOptions {
     int max_queued = 2;                  // per student, waiting at once
 };
 
-void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
+void add_remote_check_routes(httplib::Server& server, contest::Database& db, std::mutex& db_mutex,
                              const RemoteCheckOptions& options, const std::function<void(const std::string&)>& log);
 
-void add_check_job_routes(httplib::Server& server, Database& db, std::mutex& db_mutex,
+void add_check_job_routes(httplib::Server& server, contest::Database& db, std::mutex& db_mutex,
                           const RemoteCheckOptions& options, const std::function<void(const std::string&)>& log);
 
 // Runs the queued checks of this machine's devices one at a time until `stop` (a thread of the
 // server); `db_file` is opened here. Each check holds the contest's judging lock exclusively
-// (contest/judge.hpp: JudgingLock) while it runs: speed verdicts and contest timings never share
+// (contest/judge.hpp: contest::JudgingLock) while it runs: speed verdicts and contest timings never share
 // the device.
 void remote_check_loop(const std::filesystem::path& db_file, const RemoteCheckOptions& options,
                        const std::atomic<bool>& stop, const std::function<void(const std::string&)>& log);
@@ -76,15 +76,15 @@ void remote_check_slurm_loop(const std::filesystem::path& db_file, const RemoteC
 // with `env` (the device's choice) added; each one's result as JSON text: {"status", "passed",
 // "score", "max", "output", "device", "seconds"}, "" where the grader gave none for it (Error
 // when it gave none at all).
-std::vector<std::string> grade_checks(const std::vector<RemoteCheck>& checks, const RemoteCheckOptions& options,
+std::vector<std::string> grade_checks(const std::vector<contest::RemoteCheck>& checks, const RemoteCheckOptions& options,
                                       const std::filesystem::path& dir, const std::vector<std::string>& env = {});
 // One check graded (a Slurm job's): Error when the grader gave no result.
-std::string grade_one_check(const RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir,
+std::string grade_one_check(const contest::RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir,
                             const std::vector<std::string>& env = {});
 
 // `workbook contest check-job`: a Slurm job's side. Returns the exit status. The options are a
-// judging job's (contest/slurm_jobs.hpp): the server, the token file, the device choice.
+// judging job's (server/slurm_jobs.hpp): the server, the token file, the device choice.
 struct JudgeJobOptions;
 int check_job(const JudgeJobOptions& options);
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

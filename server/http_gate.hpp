@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <memory>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 struct GateLimits {
     std::chrono::milliseconds request_deadline{10'000};  // for the whole request, from accept
@@ -44,4 +44,4 @@ private:
     std::unique_ptr<Gate> gate_;
 };
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 struct RosterEntry {
     std::string id;    // 1-64 of [A-Za-z0-9._@-]
@@ -38,7 +38,7 @@ struct Enrolment {
 // been handed over, and when anything fails (`deliver` included) the database is as it was. A
 // roster name that another student already took as their alias at an upload is not given: that
 // student is enrolled without an alias (they pick one at their first upload), with a warning.
-Enrolment enrol(Database& db, const std::vector<RosterEntry>& roster, const std::vector<std::string>& reissue,
+Enrolment enrol(contest::Database& db, const std::vector<RosterEntry>& roster, const std::vector<std::string>& reissue,
                 const std::function<void(const std::vector<IssuedToken>&)>& deliver);
 
 // Appends the tokens to `file` as CSV (student,name,token), creating it with mode 0600; refuses a
@@ -60,4 +60,4 @@ struct PrivateFile {
 std::string new_token();                          // 32 random bytes (OpenSSL's RAND_bytes), hex
 std::string token_hash(const std::string& token);  // SHA-256, hex
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

@@ -8,7 +8,7 @@
 #include <random>
 #include <string_view>
 
-namespace workbook::contest {
+namespace workbook::server {
 
 std::string dump_json(const nlohmann::json& j) {
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -57,4 +57,4 @@ bool equal_constant_time(const std::string& given, const std::string& expected) 
     return diff == 0;
 }
 
-}  // namespace workbook::contest
+}  // namespace workbook::server

@@ -7,7 +7,7 @@
 // serves it with a CSP that lets only this <style> and <script> run (@NONCE@).
 #pragma once
 
-namespace workbook::contest {
+namespace workbook::server {
 
 inline constexpr const char* lab_page_html = R"PAGE(<!doctype html>
 <html lang="en">
@@ -167,4 +167,4 @@ inline constexpr const char* lab_page_html = R"PAGE(<!doctype html>
 </html>
 )PAGE";
 
-}  // namespace workbook::contest
+}  // namespace workbook::server
