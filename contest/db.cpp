@@ -352,8 +352,10 @@ std::vector<DeviceBoard> Database::ranked_boards(bool public_view, bool final) c
     // are pooled into one record, their median run: resubmitting a kernel until noise favours it
     // gains nothing. Latest, not best: keeping each alias's best record gave the best of N draws of
     // noise to an alias that submitted N variants of one kernel (a #define changed each time). To
-    // go back to an earlier kernel, submit it again: its new run joins its old ones. A zoo's runs are
-    // on their device's board, other runs on one board per device and driver.
+    // go back to an earlier kernel, submit it again: its new run joins its old ones. The instructor's
+    // rows (the baseline, the reference) keep their best kernel: yardsticks, not entries, and an
+    // instructor may queue several (the CPU's and the GPU's tuned kernels). A zoo's runs are on
+    // their device's board, other runs on one board per device and driver.
     // Window functions, not a subquery per run: one sort, so a board of thousands of runs is
     // answered in milliseconds (a correlated subquery took 4 s at 3,000 runs on one device).
     SQLite::Statement s(*db_, R"(
@@ -382,7 +384,8 @@ std::vector<DeviceBoard> Database::ranked_boards(bool public_view, bool final) c
             GROUP BY board_key, alias, text_key),
         ordered AS (
             SELECT p.*,
-                   ROW_NUMBER() OVER (PARTITION BY p.board_key, p.alias ORDER BY p.latest DESC) AS nth,
+                   ROW_NUMBER() OVER (PARTITION BY p.board_key, p.alias ORDER BY
+                       CASE WHEN p.alias IN (?4, ?5) THEN p.ratio ELSE p.latest END DESC, p.gflops DESC, p.id ASC) AS nth,
                    MIN(p.id) OVER (PARTITION BY p.board_key) AS board_first
             FROM pooled p)
         SELECT board_key, alias, gflops, finished_at, submission_id, ratio, ratio_low, ratio_high, hardware, pooled
@@ -394,6 +397,8 @@ std::vector<DeviceBoard> Database::ranked_boards(bool public_view, bool final) c
     s.bind(1, frozen ? 1 : 0);
     s.bind(2, frozen ? w.frozen_after_run : 0);
     s.bind(3, final ? 1 : 0);
+    s.bind(4, baseline_alias);
+    s.bind(5, reference_alias);
     std::vector<DeviceBoard> boards;
     std::map<std::string, std::size_t> index;
     std::map<std::string, double> baseline_ratios;

@@ -186,6 +186,13 @@ TEST_CASE("board: one alias's identical kernel judged again is one record, its m
         CHECK(row_of("variants").ratio == doctest::Approx(0.48));
         CHECK(row_of("variants").runs == 1);
         CHECK(row_of("steady").ratio > row_of("variants").ratio);
+
+        // The instructor's rows keep their best kernel: the reference tuned for this device, then
+        // the one tuned for a GPU (slower here), stands at the first.
+        record(reference_alias, "tuned for the CPU", 1.00);
+        record(reference_alias, "tuned for a GPU", 0.20);
+        boards = db.board();
+        CHECK(row_of(reference_alias).ratio == doctest::Approx(1.00));
     }
     std::filesystem::remove_all(dir);
 }
