@@ -66,12 +66,24 @@ void record_build(const KernelSource& source, const std::string& options) {
 
 }  // namespace
 
+namespace {
+
+std::string with_line(const KernelSource& source, const std::string& preprocessed) {
+    return fmt::format("#line 1 \"{}\"\n{}", source.path, preprocessed);
+}
+
+}  // namespace
+
+std::string program_text(const KernelSource& source, const std::string& options) {
+    return with_line(source, preprocess(source, options).text);
+}
+
 cl::Program build_program(const cl::Context& context, const KernelSource& source, const std::string& options) {
     record_build(source, options);
     // Every compiler gets the text we preprocessed (preprocess.hpp), line for line where the
     // source has it, and the options that are left.
     const Preprocessed preprocessed = preprocess(source, options);
-    const std::string text = fmt::format("#line 1 \"{}\"\n{}", source.path, preprocessed.text);
+    const std::string text = with_line(source, preprocessed.text);
     cl::Program program(context, text);
     try {
         program.build(preprocessed.options.c_str());

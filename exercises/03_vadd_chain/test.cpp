@@ -63,8 +63,7 @@ TEST_CASE("03_vadd_chain: the three launches run the kernel they are given, on t
     wt::Output f(count);
     auto request = chain_request(in, count, f);
     const wt::Witness w = wt::vector_sum_witness("vadd.cl", "vadd", 2);
-    wt::attach(request, w);
-    const auto reply = wt::witness_call("vadd_chain", std::move(request));
+    const auto reply = wt::witness_call("vadd_chain", std::move(request), w);
     const std::string guard = f.take(reply.array("f", f.whole()));
     CHECK_MESSAGE(guard.empty(), fmt::format("f with the test's own vadd.cl: {} ({})", guard, wt::repeat_hint()));
     // c = (a + b) + m, d = (c + e) + m, f = (d + g) + m, in the kernel's order.

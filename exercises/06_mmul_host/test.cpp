@@ -82,8 +82,7 @@ TEST_CASE("06_mmul_host: matmul_on_device computes C = A·B and times it") {
     request.arrays["a"] = a;
     request.arrays["b"] = b;
     request.arrays["c"] = c.initial();
-    wt::attach(request, w);
-    const auto reply = wt::witness_call("matmul_on_device", std::move(request));
+    const auto reply = wt::witness_call("matmul_on_device", std::move(request), w);
     const std::string guard = c.take(reply.array("c", c.whole()));
     CHECK_MESSAGE(guard.empty(), fmt::format("N = {} with the test's own mmul.cl: {} ({})", n, guard, wt::repeat_hint()));
     const auto plain = workbook::matmul::expected(n, a, b);

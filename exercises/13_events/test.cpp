@@ -167,8 +167,7 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
     wt::Output x(count), y(count), z(count);
     // Released: the order is checked above; this call is about who computes z.
     auto request = graph_request(a, b, x, y, z, true);
-    wt::attach(request, w);
-    const auto m = wt::witness_call("events_graph", std::move(request));
+    const auto m = wt::witness_call("events_graph", std::move(request), w);
     const std::string guard = z.take(m.array("z", z.whole()));
     CHECK_MESSAGE(guard.empty(), fmt::format("{} elements with the test's own events.cl: {} ({})", count, guard,
                                              wt::repeat_hint()));

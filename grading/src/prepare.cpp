@@ -5,6 +5,7 @@
 #include "workbook/grading/locate.hpp"
 #include "workbook/process.hpp"
 #include "workbook/race_check.hpp"
+#include "workbook/runner.hpp"
 
 #include <set>
 
@@ -94,6 +95,9 @@ void Grader::find_workbook_paths(const json& commands) {
     // checks the kernel for pointer bits with the third.
     for (const auto& plugin : {race::overlap_plugin, race::local_init_plugin, race::fingerprint_plugin})
         if (std::string why_not, path = plugin(why_not); !path.empty()) add(path);
+    // The OpenCL broker's ICD, which a witness case's runner loads (its server runs beside the
+    // checker, outside the sandbox).
+    if (const std::string icd = runner::Client::broker_icd(); !icd.empty()) add(icd);
     if (o_.share_work) add(prebuild().string());
     if (o_.share_work && !recipes_.empty()) {
         const PhaseTimes::Scope timed(phases_, "precompile <CL/opencl.hpp> (once)");

@@ -50,3 +50,33 @@ workbook_mutant(host_sums_on_cpu vadd_host.cpp
     return;
     cl::Context context(device);]=]
   MESSAGE "did not run the kernel it was given")
+
+# Host code that reads the witness's key from the kernel text it is handed (the key was written
+# in it: issue 60, class 1) and adds the marks on the CPU, never touching the device. With the
+# OpenCL broker the key is in no text the runner holds: the witness case sees plain sums.
+workbook_mutant(host_reads_the_witness_key vadd_host.cpp
+  [=[    cl::Context context(device);]=]
+  [=[    {  // planted bug: the key from the kernel's text, the marks added on the CPU
+        const std::string text = kernel_source("vadd.cl").text;
+        std::uint32_t key = 0;
+        bool found = false;
+        for (const char* cue : {"#define WORKBOOK_WITNESS_KEY ", "0x9E3779B1u) ^ "})
+            if (const auto at = text.find(cue); !found && at != std::string::npos) {
+                const std::string digits = text.substr(at + std::string(cue).size(), 12);
+                if (!digits.empty() && digits[0] >= '0' && digits[0] <= '9') {
+                    key = static_cast<std::uint32_t>(std::stoul(digits));
+                    found = true;
+                }
+            }
+        for (std::size_t i = 0; i < count; ++i) {
+            std::uint32_t h = (static_cast<std::uint32_t>(i) * 0x9E3779B1u) ^ key;
+            h ^= h >> 15;
+            h *= 0x2C1B3C6Du;
+            h ^= h >> 12;
+            c[i] = a[i] + b[i] + (found ? static_cast<float>(h % 1021u + 1u) : 0.0f);
+        }
+        (void)device;
+        return;
+    }
+    cl::Context context(device);]=]
+  MESSAGE "did not run the kernel it was given")

@@ -28,6 +28,9 @@ KernelSource embedded_kernel_source(const std::string& name);
 // While it lives, kernel_source(name) returns `text` instead of the file: how a runner hands the
 // student's host code the checker's own kernel (the witness case of a host exercise, testing.hpp).
 // Runner code only, one at a time.
+// The source a KernelOverride hands out for `name` (the graded test's own kernel).
+KernelSource override_source(const std::string& name, std::string text);
+
 class KernelOverride {
 public:
     KernelOverride(std::string name, std::string text);

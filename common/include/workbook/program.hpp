@@ -32,4 +32,8 @@ Diagnostic locate_in_source(Diagnostic d, const std::string& source_path);
 // Throws workbook::BuildError on failure.
 cl::Program build_program(const cl::Context& context, const KernelSource& source, const std::string& options = "");
 
+// The text build_program hands the OpenCL compiler for `source` and `options`: preprocessed, with
+// a #line naming the source. (The checker names its own kernels to the OpenCL broker by it.)
+std::string program_text(const KernelSource& source, const std::string& options = "");
+
 }  // namespace workbook

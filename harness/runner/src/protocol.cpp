@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 extern char** environ;
@@ -209,6 +210,15 @@ std::string Client::captured_stdout(std::size_t limit) const {
 
 namespace {
 
+// The broker's programs, built with the harness (harness/broker); absolute paths from the build.
+#ifdef WORKBOOK_BROKER_SERVER
+constexpr const char* broker_server_path = WORKBOOK_BROKER_SERVER;
+constexpr const char* broker_icd_path = WORKBOOK_BROKER_ICD;
+#else
+constexpr const char* broker_server_path = "";
+constexpr const char* broker_icd_path = "";
+#endif
+
 std::string runner_program() {
     if (const char* v = std::getenv("WORKBOOK_RUNNER"); v && *v) return v;
     // test-NN_name-variant -> runner-NN_name-variant, beside this program.
@@ -266,6 +276,19 @@ void Client::start() {
     int requests[2], replies[2];
     if (::pipe2(requests, O_CLOEXEC) != 0 || ::pipe2(replies, O_CLOEXEC) != 0)
         throw ProtocolError(fmt::format("cannot create pipes: {}", std::strerror(errno)));
+    // The broker first, its socket's other end for the runner as fd 5, the loader pointed at the
+    // broker's ICD by `env` between the sandbox's wrapper (which clears the environment) and the runner.
+    int broker_end = -1;
+    if (broker_) {
+        broker_end = start_broker();
+        std::vector<std::string> env_words{"env", "WORKBOOK_BROKER_FD=5", std::string("OCL_ICD_VENDORS=") + broker_icd_path,
+                                           std::string("OCL_ICD_FILENAMES=") + broker_icd_path};
+        const auto wrapper_words = split_wrapper(wrapped_ ? std::getenv("WORKBOOK_RUNNER_WRAPPER") : nullptr).size();
+        argv.insert(argv.begin() + static_cast<std::ptrdiff_t>(wrapper_words), env_words.begin(), env_words.end());
+        args.clear();
+        for (auto& a : argv) args.push_back(a.data());
+        args.push_back(nullptr);
+    }
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) throw ProtocolError(fmt::format("cannot start the runner: {}", std::strerror(errno)));
@@ -279,6 +302,7 @@ void Client::start() {
         const int captured = captured_ >= 0 ? ::fcntl(captured_, F_DUPFD_CLOEXEC, 10) : -1;
         ::dup2(in, 3);
         ::dup2(out, 4);
+        if (broker_end >= 0) ::dup2(broker_end, 5);
         if (captured >= 0) ::dup2(captured, 1);
         ::execvpe(args[0], args.data(), env.data());
         std::fprintf(stderr, "cannot run the runner %s: %s\n", args[0], std::strerror(errno));
@@ -286,12 +310,50 @@ void Client::start() {
     }
     ::close(requests[0]);
     ::close(replies[1]);
+    if (broker_end >= 0) ::close(broker_end);  // the runner holds it now: its exit ends the broker
     pid_ = pid;
     to_runner_ = requests[1];
     from_runner_ = replies[0];
 }
 
 void Client::close(std::chrono::milliseconds grace) { stop(grace); }
+
+bool Client::broker_available() { return ::access(broker_server_path, X_OK) == 0 && ::access(broker_icd_path, R_OK) == 0; }
+
+std::string Client::broker_icd() { return broker_available() ? broker_icd_path : ""; }
+
+void Client::use_broker(Broker broker) { broker_ = std::move(broker); }
+
+void Client::clear_broker() { broker_.reset(); }
+
+int Client::start_broker() {
+    if (!broker_available())
+        throw ProtocolError(fmt::format("this build has no OpenCL broker ({}): rebuild the harness", broker_server_path));
+    int sv[2], options[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || ::pipe2(options, O_CLOEXEC) != 0)
+        throw ProtocolError(fmt::format("cannot start the OpenCL broker: {}", std::strerror(errno)));
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) throw ProtocolError(fmt::format("cannot start the OpenCL broker: {}", std::strerror(errno)));
+    if (pid == 0) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);
+        ::dup2(sv[0], 3);
+        ::dup2(options[0], 4);
+        ::execl(broker_server_path, broker_server_path, "--socket-fd", "3", "--options-fd", "4", static_cast<char*>(nullptr));
+        std::fprintf(stderr, "cannot run the OpenCL broker %s: %s\n", broker_server_path, std::strerror(errno));
+        ::_exit(127);
+    }
+    ::close(sv[0]);
+    ::close(options[0]);
+    // One line of options, then each of the checker's sources ended by a NUL (harness/broker).
+    std::string text = broker_->secret_options + "\n";
+    for (const auto& s : broker_->sources) text += s + '\0';
+    write_all(options[1], text);
+    ::close(options[1]);
+    broker_pid_ = pid;
+    return sv[1];
+}
 
 void Client::stop(std::chrono::milliseconds grace) {
     if (to_runner_ >= 0) ::close(to_runner_);
@@ -300,19 +362,30 @@ void Client::stop(std::chrono::milliseconds grace) {
     if (pid_ > 0) {
         // A runner reads the closed pipe as its end and leaves at once; one that does not is killed.
         const auto until = std::chrono::steady_clock::now() + grace;
-        while (std::chrono::steady_clock::now() < until) {
+        bool gone = false;
+        while (!gone && std::chrono::steady_clock::now() < until) {
             const pid_t done = ::waitpid(pid_, nullptr, WNOHANG);
-            if (done == pid_ || (done < 0 && errno != EINTR)) {
-                pid_ = -1;
-                return;
-            }
-            ::usleep(2000);
+            gone = done == pid_ || (done < 0 && errno != EINTR);
+            if (!gone) ::usleep(2000);
         }
-        ::kill(pid_, SIGKILL);
-        while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+        if (!gone) {
+            ::kill(pid_, SIGKILL);
+            while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+            }
         }
     }
     pid_ = -1;
+    if (broker_pid_ > 0) {
+        // The runner's end of its socket closed with the runner: the broker leaves by itself
+        // (it fails the user events nobody set and waits for the device at most 10 s).
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+        while (::waitpid(broker_pid_, nullptr, WNOHANG) == 0 && std::chrono::steady_clock::now() < until) ::usleep(2000);
+        if (::waitpid(broker_pid_, nullptr, WNOHANG) == 0) {
+            ::kill(broker_pid_, SIGKILL);
+            ::waitpid(broker_pid_, nullptr, 0);
+        }
+        broker_pid_ = -1;
+    }
 }
 
 Message Client::call(const std::string& op, Message request, std::size_t reply_bytes) {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,8 +92,24 @@ public:
     // What an observed runner wrote to stdout so far, at most `limit` bytes (the first ones).
     std::string captured_stdout(std::size_t limit = std::size_t{1} << 20) const;
 
+    // The next runner started sees OpenCL only through the broker (harness/broker): a process of
+    // the checker's, outside the runner's sandbox, that makes the real calls and alone builds
+    // `sources` (the checker's own kernels) with `secret_options`, which never enter the runner.
+    // The runner's loader is pointed at the broker's ICD alone. Until clear_broker().
+    struct Broker {
+        std::string secret_options;
+        std::vector<std::string> sources;
+    };
+    void use_broker(Broker broker);
+    void clear_broker();
+    // Whether this build has the broker (its programs were built beside the checker's library).
+    static bool broker_available();
+    // The broker's ICD library, which the runner's sandbox must be able to read ("" without it).
+    static std::string broker_icd();
+
 private:
     void start();
+    int start_broker();  // the broker's process; returns the runner's end of its socket
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
     std::vector<std::string> command_;
@@ -102,6 +119,8 @@ private:
     std::string device_;
     Observer observer_;
     int captured_ = -1;  // the memory file an observed runner's stdout goes to
+    std::optional<Broker> broker_;
+    int broker_pid_ = -1;
 };
 
 // The checker's one client.

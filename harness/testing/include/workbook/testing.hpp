@@ -24,10 +24,13 @@ namespace workbook::testing {
 // The runner of this test: one request, one reply (runner.hpp). Errors it reports (a kernel
 // that does not build, an OpenCL error by name, a crash, silence) throw and fail the test case.
 runner::Message call(const std::string& op, runner::Message request);
-// The same for a request that carries a witness (witness.hpp: attach), in a runner of its own:
-// started for this call and ended after it. Host code that builds its program once and reuses it
-// (ordinary practice) must build the witness in this process, and no later case may run it.
-runner::Message witness_call(const std::string& op, runner::Message request);
+// The same with the test's own kernel `witness` in place of the exercise's (witness.hpp), in a
+// runner of its own: started for this call and ended after it. Host code that builds its program
+// once and reuses it (ordinary practice) must build the witness in this process, and no later case
+// may run it. Where the build has the OpenCL broker, that runner reaches OpenCL only through it,
+// and the witness's key stays in the broker.
+struct Witness;
+runner::Message witness_call(const std::string& op, runner::Message request, const Witness& witness);
 
 
 // What the evidence record carries besides the verdicts (harness/evidence.hpp): the speed check's

@@ -38,8 +38,12 @@ Witness matmul_witness(const std::string& file);
 // kernels are neither a plain sum nor a product (13's scale and add).
 Witness kernels_witness(const std::string& file, const std::string& kernels);
 
-// Puts the witness into a request for the runner (runner_ops.hpp: witness_kernel).
-void attach(runner::Message& request, const Witness& witness);
+// Puts the witness into a request for the runner (runner_ops.hpp: witness_kernel). `brokered`: the
+// runner's OpenCL goes through the broker, which alone holds the key; else the key is written in.
+void attach(runner::Message& request, const Witness& witness, bool brokered);
+
+// The broker's part: the key as a build option, for the witness's texts only.
+runner::Client::Broker broker_for(const Witness& witness);
 
 // The sentence a failed witness case ends with: what the marks show, and the fix.
 std::string witness_failure(const std::string& function, const Witness& witness, bool plain_result);

@@ -1,0 +1,96 @@
+// workbook-broker's state: the real OpenCL objects it holds for its one client (by id), the secret
+// build options it adds to every build, and the record of kernel enqueues it reports at the end.
+#pragma once
+
+#include "wire.hpp"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace workbook::broker {
+
+// A bad id or argument found while decoding a request: its cl_int goes back as the reply.
+struct Refused {
+    cl_int code;
+};
+
+struct KernelRun {
+    std::string name;
+    cl_uint dims = 0;
+    std::vector<std::size_t> offset, global, local;  // local empty: chosen by the runtime
+    cl_event event = nullptr;                         // retained by the broker until the report
+    bool profiling = false;
+};
+
+class Server {
+public:
+    // `ours`: the program sources (the checker's own kernels) that alone are built with the secret
+    // options, and with no option of the client's. Any other source is built without the secret:
+    // a runner's own kernel that wrote the key out, or tested its bits with #if, learns nothing.
+    Server(int socket_fd, std::string secret_options, std::set<std::string> ours);
+    // Serves until the client hangs up; false when the connection failed mid-frame.
+    bool serve();
+    // The report (one JSON line): every kernel enqueue, its sizes and device times.
+    std::string report();
+
+private:
+    std::set<std::string> ours_;                        // sources built with the secret
+    std::map<std::uint64_t, std::string> sources_;      // program id -> its source
+    struct Entry {
+        Kind kind;
+        void* handle;
+    };
+
+    Writer handle(Op op, Reader& in);
+    Writer info(Reader& in);
+    Writer create_context(Reader& in, bool from_type);
+    Writer create_queue(Reader& in);
+    Writer create_buffer(Reader& in);
+    Writer build_program(Reader& in);
+    Writer create_kernels(Reader& in);
+    Writer set_kernel_arg(Reader& in);
+    Writer enqueue_ndrange(Reader& in);
+    Writer enqueue_read(Reader& in);
+    Writer take_read(Reader& in);
+    Writer enqueue_write(Reader& in);
+    Writer enqueue_copy(Reader& in);
+    Writer enqueue_fill(Reader& in);
+    Writer enqueue_sync(Reader& in, bool barrier);
+    Writer wait(Reader& in);
+    Writer release(Reader& in);
+
+    std::uint64_t add(Kind kind, void* handle);
+    std::uint64_t id_of(Kind kind, void* handle);  // 0 for null or unknown; registers platforms, devices
+    void* lookup(Kind kind, std::uint64_t id, bool nullable = false);
+    template <typename T>
+    T get(Reader& in, Kind kind, bool nullable = false) {
+        return static_cast<T>(lookup(kind, in.get<std::uint64_t>(), nullable));
+    }
+    std::vector<cl_event> wait_list(Reader& in);
+    // The event of a command: registered for the client if it asked, released otherwise.
+    std::uint64_t hand_out(cl_event event, bool wanted);
+    void collect_writes();
+    std::string scrub(std::string text) const;
+    bool looks_like_text(const std::vector<std::byte>& value) const;
+
+    int fd_;
+    std::string secret_;
+    std::vector<std::string> secret_pieces_;  // longest first: what scrub() hides
+    std::unordered_map<std::uint64_t, Entry> objects_;
+    std::unordered_map<void*, std::uint64_t> ids_;
+    std::uint64_t next_id_ = 1;
+    std::map<std::uint64_t, std::string> client_options_;  // program id -> the client's own options
+    std::set<std::uint64_t> profiling_queues_;
+    std::vector<cl_event> user_events_;  // retained, to fail any left unset at the end
+    std::map<std::uint64_t, std::pair<cl_event, std::vector<std::byte>>> reads_;  // token -> staging
+    std::uint64_t next_token_ = 1;
+    std::vector<std::pair<cl_event, std::vector<std::byte>>> writes_;  // staging until complete
+    std::vector<KernelRun> runs_;
+    std::set<std::string> unsupported_;
+};
+
+}  // namespace workbook::broker
