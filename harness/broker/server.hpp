@@ -39,6 +39,10 @@ public:
 
 private:
     std::set<std::string> ours_;                        // sources built with the secret
+    // Bytes of buffers made so far, released or not: the broker is outside the runner's memory
+    // limits, so a runner asking for buffers without end is refused past this.
+    static constexpr std::uint64_t max_buffer_bytes = std::uint64_t{2} << 30;
+    std::uint64_t buffer_bytes_ = 0;
     std::map<std::uint64_t, std::string> sources_;      // program id -> its source
     struct Entry {
         Kind kind;

@@ -317,6 +317,8 @@ Writer Server::create_buffer(Reader& in) {
     if (flags & CL_MEM_USE_HOST_PTR) flags = (flags & ~CL_MEM_USE_HOST_PTR) | CL_MEM_COPY_HOST_PTR;
     const bool copy = flags & CL_MEM_COPY_HOST_PTR;
     if (copy && length != size) throw Refused{CL_INVALID_HOST_PTR};
+    if (size > max_buffer_bytes - std::min(buffer_bytes_, max_buffer_bytes)) return status(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    buffer_bytes_ += size;
     cl_int err = CL_SUCCESS;
     cl_mem m = clCreateBuffer(context, flags, size, copy ? const_cast<std::byte*>(data) : nullptr, &err);
     if (err != CL_SUCCESS) return status(err);
