@@ -27,6 +27,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <cerrno>
 #include <cstring>
 
@@ -365,17 +366,21 @@ bool take(int fd, int how) {
     return true;
 }
 
-}  // namespace
-
-JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting) {
+// The line's two files: the turnstile and the device's lock.
+std::pair<int, int> open_line(const std::filesystem::path& db) {
     const int turn = open_lock_file(db, ".judging.turn");
-    int device = -1;
     try {
-        device = open_lock_file(db, ".judging.lock");
+        return {turn, open_lock_file(db, ".judging.lock")};
     } catch (...) {
         ::close(turn);
         throw;
     }
+}
+
+}  // namespace
+
+JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::function<void()>& waiting) {
+    const auto [turn, device] = open_line(db);
     const bool free_now = take(turn, LOCK_EX | LOCK_NB) && take(device, lock_kind(kind) | LOCK_NB);
     if (!free_now) {
         if (waiting) waiting();
@@ -391,14 +396,7 @@ JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::
 }
 
 JudgingLock::JudgingLock(const std::filesystem::path& db, Kind kind, const std::atomic<bool>& stop) {
-    const int turn = open_lock_file(db, ".judging.turn");
-    int device = -1;
-    try {
-        device = open_lock_file(db, ".judging.lock");
-    } catch (...) {
-        ::close(turn);
-        throw;
-    }
+    const auto [turn, device] = open_line(db);
     bool in_line = false;
     while (!stop) {
         in_line = in_line || take(turn, LOCK_EX | LOCK_NB);
