@@ -95,9 +95,9 @@ void Grader::find_workbook_paths(const json& commands) {
     // checks the kernel for pointer bits with the third.
     for (const auto& plugin : {race::overlap_plugin, race::local_init_plugin, race::fingerprint_plugin})
         if (std::string why_not, path = plugin(why_not); !path.empty()) add(path);
-    // The OpenCL broker's ICD, which a witness case's runner loads (its server runs beside the
-    // checker, outside the sandbox).
-    if (const std::string icd = runner::Client::broker_icd(); !icd.empty()) add(icd);
+    // The OpenCL broker: its ICD, which a witness case's runner loads, and its server, which runs
+    // in a sandbox of its own beside it.
+    for (const auto& f : runner::Client::broker_files()) add(f);
     if (o_.share_work) add(prebuild().string());
     if (o_.share_work && !recipes_.empty()) {
         const PhaseTimes::Scope timed(phases_, "precompile <CL/opencl.hpp> (once)");

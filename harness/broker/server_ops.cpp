@@ -338,6 +338,12 @@ Writer Server::build_program(Reader& in) {
     // checker's kernel into one that writes the key out); any other source never gets the secret.
     const auto source = sources_.find(id);
     const bool checkers = !secret_.empty() && source != sources_.end() && ours_.count(source->second);
+    // Nothing else is built where the checker named its sources: a kernel of the runner's own,
+    // run in this process, could read its memory (PoCL runs kernels as native code, unchecked).
+    if (!ours_.empty() && !checkers) {
+        client_options_[id] = own;
+        return status(CL_BUILD_PROGRAM_FAILURE);
+    }
     const std::string options = checkers ? "-cl-kernel-arg-info " + secret_ : own + " -cl-kernel-arg-info";
     const cl_int err = clBuildProgram(program, static_cast<cl_uint>(devices.size()),
                                       devices.empty() ? nullptr : devices.data(), options.c_str(), nullptr, nullptr);

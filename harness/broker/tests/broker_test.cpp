@@ -160,8 +160,9 @@ TEST_CASE("map and unmap, for reading and for writing, and USE_HOST_PTR") {
 TEST_CASE("only the checker's own sources get the secret, and none of the client's options") {
     Outcome o = brokered("leak");
     CHECK(o.client_status == 0);
-    // A kernel of the runner's own that writes SECRET out does not build: the secret is not there.
-    CHECK(o.out["own_kernel_err"] == "-11");
+    // A kernel of the runner's own is not built where the checker named its sources (it would run
+    // in the broker's process): an OpenCL error, and nothing written out.
+    CHECK(o.out["own_kernel_err"] != "0");
     CHECK(o.out["own_kernel_value"] == "none");
     // The checker's kernel built with the client's own -DSECRET=1: the broker's 1234 all the same.
     CHECK(o.out["offset_with_client_define"] == "1234");

@@ -320,7 +320,10 @@ void Client::close(std::chrono::milliseconds grace) { stop(grace); }
 
 bool Client::broker_available() { return ::access(broker_server_path, X_OK) == 0 && ::access(broker_icd_path, R_OK) == 0; }
 
-std::string Client::broker_icd() { return broker_available() ? broker_icd_path : ""; }
+std::vector<std::string> Client::broker_files() {
+    if (!broker_available()) return {};
+    return {broker_server_path, broker_icd_path};
+}
 
 void Client::use_broker(Broker broker) { broker_ = std::move(broker); }
 
@@ -332,6 +335,13 @@ int Client::start_broker() {
     int sv[2], options[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || ::pipe2(options, O_CLOEXEC) != 0)
         throw ProtocolError(fmt::format("cannot start the OpenCL broker: {}", std::strerror(errno)));
+    // Confined as the runner is (its sandbox's wrapper: its user, limits and namespaces, in a
+    // sandbox of its own): the broker runs kernels the runner launches, with sizes it chooses.
+    std::vector<std::string> words = split_wrapper(wrapped_ ? std::getenv("WORKBOOK_RUNNER_WRAPPER") : nullptr);
+    for (const char* w : {broker_server_path, "--socket-fd", "3", "--options-fd", "4"}) words.emplace_back(w);
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) throw ProtocolError(fmt::format("cannot start the OpenCL broker: {}", std::strerror(errno)));
@@ -340,7 +350,7 @@ int Client::start_broker() {
         if (::getppid() != parent) ::_exit(127);
         ::dup2(sv[0], 3);
         ::dup2(options[0], 4);
-        ::execl(broker_server_path, broker_server_path, "--socket-fd", "3", "--options-fd", "4", static_cast<char*>(nullptr));
+        ::execvp(argv[0], argv.data());
         std::fprintf(stderr, "cannot run the OpenCL broker %s: %s\n", broker_server_path, std::strerror(errno));
         ::_exit(127);
     }

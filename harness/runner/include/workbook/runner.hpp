@@ -104,8 +104,8 @@ public:
     void clear_broker();
     // Whether this build has the broker (its programs were built beside the checker's library).
     static bool broker_available();
-    // The broker's ICD library, which the runner's sandbox must be able to read ("" without it).
-    static std::string broker_icd();
+    // The broker's program and ICD library, which the sandbox must be able to read (none without).
+    static std::vector<std::string> broker_files();
 
 private:
     void start();
