@@ -248,17 +248,22 @@ bool secret(const char* entry) {
     return false;
 }
 
+// An exec's argument or environment list: the strings' own storage, ended by a null pointer.
+std::vector<char*> pointers(std::vector<std::string>& words) {
+    std::vector<char*> out;
+    for (auto& w : words) out.push_back(w.data());
+    out.push_back(nullptr);
+    return out;
+}
+
 }  // namespace
+
+std::vector<std::string> Client::wrapper_words() const {
+    return split_wrapper(wrapped_ ? std::getenv("WORKBOOK_RUNNER_WRAPPER") : nullptr);
+}
 
 void Client::start() {
     std::signal(SIGPIPE, SIG_IGN);  // a dead runner is an error reply, not the checker's death
-    std::vector<std::string> argv = split_wrapper(wrapped_ ? std::getenv("WORKBOOK_RUNNER_WRAPPER") : nullptr);
-    argv.insert(argv.end(), observer_.tool.begin(), observer_.tool.end());
-    if (command_.empty()) argv.push_back(runner_program());
-    else argv.insert(argv.end(), command_.begin(), command_.end());
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
     // The runner's environment: ours without the secrets.
     std::vector<std::string> env_strings;
     const auto set_by_observer = [&](const char* e) {
@@ -269,26 +274,26 @@ void Client::start() {
     for (char** e = environ; *e; ++e)
         if (!secret(*e) && !set_by_observer(*e)) env_strings.emplace_back(*e);
     env_strings.insert(env_strings.end(), observer_.env.begin(), observer_.env.end());
-    std::vector<char*> env;
-    for (auto& e : env_strings) env.push_back(e.data());
-    env.push_back(nullptr);
+    const auto env = pointers(env_strings);
 
     int requests[2], replies[2];
     if (::pipe2(requests, O_CLOEXEC) != 0 || ::pipe2(replies, O_CLOEXEC) != 0)
         throw ProtocolError(fmt::format("cannot create pipes: {}", std::strerror(errno)));
     // The broker first, its socket's other end for the runner as fd 5, the loader pointed at the
     // broker's ICD by `env` between the sandbox's wrapper (which clears the environment) and the runner.
+    std::vector<std::string> argv = wrapper_words();
     int broker_end = -1;
     if (broker_) {
         broker_end = start_broker();
-        std::vector<std::string> env_words{"env", "WORKBOOK_BROKER_FD=5", std::string("OCL_ICD_VENDORS=") + broker_icd_path,
-                                           std::string("OCL_ICD_FILENAMES=") + broker_icd_path};
-        const auto wrapper_words = split_wrapper(wrapped_ ? std::getenv("WORKBOOK_RUNNER_WRAPPER") : nullptr).size();
-        argv.insert(argv.begin() + static_cast<std::ptrdiff_t>(wrapper_words), env_words.begin(), env_words.end());
-        args.clear();
-        for (auto& a : argv) args.push_back(a.data());
-        args.push_back(nullptr);
+        for (const std::string& w : {std::string("env"), std::string("WORKBOOK_BROKER_FD=5"),
+                                     std::string("OCL_ICD_VENDORS=") + broker_icd_path,
+                                     std::string("OCL_ICD_FILENAMES=") + broker_icd_path})
+            argv.push_back(w);
     }
+    argv.insert(argv.end(), observer_.tool.begin(), observer_.tool.end());
+    if (command_.empty()) argv.push_back(runner_program());
+    else argv.insert(argv.end(), command_.begin(), command_.end());
+    const auto args = pointers(argv);
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) throw ProtocolError(fmt::format("cannot start the runner: {}", std::strerror(errno)));
@@ -337,11 +342,9 @@ int Client::start_broker() {
         throw ProtocolError(fmt::format("cannot start the OpenCL broker: {}", std::strerror(errno)));
     // Confined as the runner is (its sandbox's wrapper: its user, limits and namespaces, in a
     // sandbox of its own): the broker runs kernels the runner launches, with sizes it chooses.
-    std::vector<std::string> words = split_wrapper(wrapped_ ? std::getenv("WORKBOOK_RUNNER_WRAPPER") : nullptr);
+    std::vector<std::string> words = wrapper_words();
     for (const char* w : {broker_server_path, "--socket-fd", "3", "--options-fd", "4"}) words.emplace_back(w);
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    argv.push_back(nullptr);
+    const auto argv = pointers(words);
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) throw ProtocolError(fmt::format("cannot start the OpenCL broker: {}", std::strerror(errno)));

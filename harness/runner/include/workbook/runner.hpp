@@ -110,6 +110,7 @@ public:
 private:
     void start();
     int start_broker();  // the broker's process; returns the runner's end of its socket
+    std::vector<std::string> wrapper_words() const;  // WORKBOOK_RUNNER_WRAPPER's, when wrapped
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
     std::vector<std::string> command_;
