@@ -174,7 +174,8 @@ void add_remote_check_routes(httplib::Server& server, Database& db, std::mutex& 
 }
 
 std::vector<std::string> grade_checks(const std::vector<RemoteCheck>& checks, const RemoteCheckOptions& o,
-                                      const fs::path& dir, const std::vector<std::string>& env) {
+                                      const fs::path& dir, const std::vector<std::string>& env,
+                                      const std::atomic<bool>* stop) {
     if (checks.empty()) return {};
     const std::string& exercise = checks.front().exercise;
     std::error_code ec;
@@ -208,7 +209,12 @@ std::vector<std::string> grade_checks(const std::vector<RemoteCheck>& checks, co
     const auto limit = o.timeout_s > 0                    ? o.timeout_s
                        : o.time_limits.count(exercise) ? o.time_limits.at(exercise)
                                                        : 60;
-    const auto run = run_process(argv, std::chrono::seconds(300 + 12 * limit * static_cast<long>(checks.size())), env);
+    const auto run = run_process(argv, std::chrono::seconds(300 + 12 * limit * static_cast<long>(checks.size())), env,
+                                 1 << 20, stop);
+    if (run.cancelled) {
+        fs::remove_all(dir, ec);
+        throw Stopped();
+    }
     std::vector<std::string> results;
     for (const auto& check : checks) {
         const auto r = json::parse(read_file_or_empty(out / "results" / fmt::format("c{}.json", check.id)), nullptr, false);
@@ -271,12 +277,17 @@ void remote_check_loop(const fs::path& db_file, const RemoteCheckOptions& o, con
             try {
                 const auto* d = o.zoo.find(check->device);
                 const auto results = grade_checks(batch, o, unlisted_folder(o.jobs_dir, std::to_string(check->id)),
-                                                  d ? d->environment() : std::vector<std::string>{});
+                                                  d ? d->environment() : std::vector<std::string>{}, &stop);
                 for (std::size_t i = 0; i < batch.size(); ++i)
                     db.finish_check(batch[i].id, results[i].empty() ? "failed" : "done",
                                     results[i].empty() ? not_graded("the grader gave no result for it") : results[i]);
                 log(fmt::format("remote check{} {} ({}): graded{}", batch.size() > 1 ? "s" : "", ids, check->exercise,
                                 batch.size() > 1 ? " together" : ""));
+            } catch (const Stopped&) {
+                // Left running: requeue_running_checks gives them back to the queue at the next start.
+                log(fmt::format("remote check{} {}: stopped with the server, queued again at the next start",
+                                batch.size() > 1 ? "s" : "", ids));
+                break;
             } catch (const std::exception& e) {
                 for (const auto& c : batch) db.finish_check(c.id, "failed", not_graded("its log says why"));
                 log(fmt::format("remote check{} {}: not graded: {}", batch.size() > 1 ? "s" : "", ids, e.what()));

@@ -75,9 +75,14 @@ void remote_check_slurm_loop(const std::filesystem::path& db_file, const RemoteC
 // Checks of one exercise graded: the grader on a class of them in `dir` (created, removed after),
 // with `env` (the device's choice) added; each one's result as JSON text: {"status", "passed",
 // "score", "max", "output", "device", "seconds"}, "" where the grader gave none for it (Error
-// when it gave none at all).
+// when it gave none at all). A set `stop` kills the grader at once and throws Stopped: the checks
+// were not graded, and go back to the queue at the next start.
+struct Stopped : std::exception {
+    const char* what() const noexcept override { return "stopped with the server"; }
+};
 std::vector<std::string> grade_checks(const std::vector<contest::RemoteCheck>& checks, const RemoteCheckOptions& options,
-                                      const std::filesystem::path& dir, const std::vector<std::string>& env = {});
+                                      const std::filesystem::path& dir, const std::vector<std::string>& env = {},
+                                      const std::atomic<bool>* stop = nullptr);
 // One check graded (a Slurm job's): Error when the grader gave no result.
 std::string grade_one_check(const contest::RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir,
                             const std::vector<std::string>& env = {});

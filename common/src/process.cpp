@@ -24,6 +24,7 @@ namespace workbook {
 
 std::string ProcessResult::status() const {
     if (timed_out) return fmt::format("timed out after {:.0f} s", seconds);
+    if (cancelled) return fmt::format("stopped by its caller after {:.0f} s", seconds);
     if (signaled) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
     return fmt::format("exit {}", exit_code);
 }
@@ -36,7 +37,8 @@ thread_local double children_cpu_seconds = 0.0;
 double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
 
 ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
-                    const std::vector<std::string>& extra_env, const ProcessLimits* limits, std::size_t output_cap) {
+                    const std::vector<std::string>& extra_env, const ProcessLimits* limits, std::size_t output_cap,
+                    const std::atomic<bool>* cancel) {
     if (argv.empty()) throw Error("run_process: empty command");
     // Everything the child needs is made here, before fork: after it, the child of a threaded
     // parent may only call what is safe there (no allocation).
@@ -123,8 +125,13 @@ ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseco
             kill(-pid, SIGKILL);
             break;
         }
+        if (cancel && *cancel) {
+            result.cancelled = true;
+            kill(-pid, SIGKILL);
+            break;
+        }
         pollfd p{fds[0], POLLIN, 0};
-        const int ready = poll(&p, 1, static_cast<int>(std::min(left_ms, 1000.0)) + 1);
+        const int ready = poll(&p, 1, static_cast<int>(std::min(left_ms, cancel ? 100.0 : 1000.0)) + 1);
         if (ready < 0 && errno != EINTR) break;
         if (ready <= 0) continue;
         const ssize_t n = read(fds[0], buffer, sizeof buffer);
@@ -149,7 +156,7 @@ ProcessResult spawn(const std::vector<std::string>& argv, std::chrono::milliseco
     result.seconds = clock.seconds();
     result.cpu_seconds = seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime);
     children_cpu_seconds += result.cpu_seconds;
-    if (!result.timed_out) {
+    if (!result.timed_out && !result.cancelled) {
         if (WIFSIGNALED(status)) {
             result.signaled = true;
             result.signal = WTERMSIG(status);
@@ -171,13 +178,14 @@ double thread_work_cpu_seconds() {
 void count_thread_work_cpu(double seconds) { children_cpu_seconds += seconds; }
 
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
-                          const std::vector<std::string>& extra_env, std::size_t output_cap) {
-    return spawn(argv, timeout, extra_env, nullptr, output_cap);
+                          const std::vector<std::string>& extra_env, std::size_t output_cap,
+                          const std::atomic<bool>* cancel) {
+    return spawn(argv, timeout, extra_env, nullptr, output_cap, cancel);
 }
 
 ProcessResult run_bounded(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                           const ProcessLimits& limits, std::size_t output_cap) {
-    return spawn(argv, timeout, {}, &limits, output_cap);
+    return spawn(argv, timeout, {}, &limits, output_cap, nullptr);
 }
 
 std::string find_on_path(const std::string& program) {

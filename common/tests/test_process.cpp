@@ -3,6 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <thread>
+
 using namespace std::chrono_literals;
 
 TEST_CASE("exit status and output are captured") {
@@ -32,4 +35,19 @@ TEST_CASE("a crash is reported as a signal, and a flood of output is capped") {
 TEST_CASE("extra environment entries reach the child") {
     const auto r = workbook::run_process({"sh", "-c", "echo \"$WORKBOOK_PROBE\""}, 10s, {"WORKBOOK_PROBE=hello"});
     CHECK(r.output == "hello\n");
+}
+
+TEST_CASE("a set cancel flag stops a child and what it forked, whatever the deadline") {
+    std::atomic<bool> cancel{false};
+    std::thread setter([&] {
+        std::this_thread::sleep_for(300ms);
+        cancel = true;
+    });
+    // Left alone it would end after 60 s with exit 0; the flag must end it first.
+    const auto r = workbook::run_process({"sh", "-c", "sleep 60 & sleep 60; exit 0"}, 600s, {}, 1 << 20, &cancel);
+    setter.join();
+    CHECK(r.cancelled);
+    CHECK_FALSE(r.timed_out);
+    CHECK_FALSE(r.passed());
+    CHECK(r.status().find("stopped by its caller") == 0);
 }

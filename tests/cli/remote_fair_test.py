@@ -19,6 +19,7 @@ exit 1 on any failure.
 import json
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -115,6 +116,20 @@ def main():
         n = hog_gradings_between(log_lines(server), marker, rf"remote check {honest} \(02\): graded")
         check(f"it is graded after {n} of the hog's gradings (at most 2)", n is not None and n <= 2,
               "\n".join(log_lines(server)[-40:]))
+
+        # The hog's next check is being graded now (each takes its 4 s limit at least): a stop
+        # does not wait for it, and leaves it for the next start.
+        time.sleep(1.0)
+        stop.set()
+        server.proc.terminate()
+        try:
+            server.proc.wait(15)
+            stopped = True
+        except subprocess.TimeoutExpired:
+            stopped = False
+        check("the server stops without waiting for the grading in progress",
+              stopped and any("stopped with the server, queued again" in l for l in log_lines(server)),
+              "\n".join(log_lines(server)[-20:]))
     finally:
         stop.set()
         server.stop()

@@ -2,6 +2,7 @@
 // uses it now; the CLI and the grader build on it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -15,6 +16,7 @@ struct ProcessResult {
     int signal = 0;          // the signal that ended it, when signaled
     bool signaled = false;
     bool timed_out = false;  // killed (with its whole process group) at the deadline
+    bool cancelled = false;  // killed (with its group) because the caller's cancel flag was set
     std::string output;      // stdout and stderr interleaved, at most the cap
     std::size_t dropped_bytes = 0;
     double seconds = 0.0;
@@ -26,9 +28,12 @@ struct ProcessResult {
     std::string status() const;
 };
 
-// Runs argv[0] (looked up in PATH) with extra environment entries ("NAME=value") added.
+// Runs argv[0] (looked up in PATH) with extra environment entries ("NAME=value") added. A set
+// `cancel` flag (read about every 100 ms) kills it as the deadline would: a server that stops
+// does not wait for the grading in progress.
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
-                          const std::vector<std::string>& extra_env = {}, std::size_t output_cap = 1 << 20);
+                          const std::vector<std::string>& extra_env = {}, std::size_t output_cap = 1 << 20,
+                          const std::atomic<bool>* cancel = nullptr);
 
 // For a child that must not grow past what its job needs (a preprocessor fed a student's macros):
 // standard input given as text, exactly the environment given (nothing inherited, nothing set in
