@@ -62,7 +62,10 @@ TEST_CASE("03_vadd_chain: the three launches run the kernel they are given, on t
     const auto in = inputs("vadd_chain witness", count);
     wt::Output f(count);
     auto request = chain_request(in, count, f);
-    const wt::Witness w = wt::vector_sum_witness("vadd.cl", "vadd", 2);
+    wt::Witness w = wt::vector_sum_witness("vadd.cl", "vadd", 2);
+    // Each of the chain's three adds over the inputs given: a and b, then e, then g.
+    w.watched = in;
+    w.launches = {{"vadd", {0, 1}, "a and b"}, {"vadd", {2}, "e"}, {"vadd", {3}, "g"}};
     const auto reply = wt::witness_call("vadd_chain", std::move(request), w);
     const std::string guard = f.take(reply.array("f", f.whole()));
     CHECK_MESSAGE(guard.empty(), fmt::format("f with the test's own vadd.cl: {} ({})", guard, wt::repeat_hint()));

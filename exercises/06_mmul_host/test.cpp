@@ -76,7 +76,9 @@ TEST_CASE("06_mmul_host: matmul_on_device computes C = A·B and times it") {
     auto r = wt::rng("matmul_host witness", static_cast<std::uint64_t>(n));
     const auto a = r.uniform_vector(elements), b = r.uniform_vector(elements);
     wt::Output c(elements, wt::guard_elements);
-    const wt::Witness w = wt::matmul_witness("mmul.cl");
+    wt::Witness w = wt::matmul_witness("mmul.cl");
+    w.watched = {a, b};
+    w.launches = {{"mmul", {0, 1}, "A and B"}};
     workbook::runner::Message request;
     request.numbers["n"] = n;
     request.arrays["a"] = a;

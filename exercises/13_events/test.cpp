@@ -154,7 +154,7 @@ TEST_CASE("13_events: the graph launches the kernels it is given, on the device"
     const std::size_t count = wt::small_sizes_only() ? 61 : 1000;
     auto rng = wt::rng("events witness", count);
     const auto a = rng.uniform_vector(count), b = rng.uniform_vector(count);
-    const wt::Witness w = wt::kernels_witness("events.cl", R"(
+    wt::Witness w = wt::kernels_witness("events.cl", R"(
 __kernel void scale(__global const float* in, __global float* out, const float factor, const unsigned int count) {
     const uint i = (uint)get_global_id(0);
     if (i < count) out[i] = factor * in[i] + witness_mark(i);
@@ -164,6 +164,8 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
     if (i < count) out[i] = a[i] + b[i] + witness_mark(i);
 }
 )");
+    w.watched = {a, b};
+    w.launches = {{"scale", {0}, "a"}, {"scale", {1}, "b"}};
     wt::Output x(count), y(count), z(count);
     // Released: the order is checked above; this call is about who computes z.
     auto request = graph_request(a, b, x, y, z, true);

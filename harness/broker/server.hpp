@@ -4,6 +4,7 @@
 
 #include "wire.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -18,8 +19,17 @@ struct Refused {
     cl_int code;
 };
 
+// A copy of a buffer argument's contents as the kernel was about to read them (the watched inputs).
+struct Staged {
+    cl_uint arg = 0;
+    cl_mem copy = nullptr;   // the broker's own buffer, released at the report
+    cl_event read = nullptr;  // its read into `bytes`
+    std::vector<std::byte> bytes;
+};
+
 struct KernelRun {
     std::string name;
+    std::vector<Staged> inputs;
     cl_uint dims = 0;
     std::vector<std::size_t> offset, global, local;  // local empty: chosen by the runtime
     cl_event event = nullptr;                         // retained by the broker until the report
@@ -31,7 +41,11 @@ public:
     // `ours`: the program sources (the checker's own kernels) that alone are built with the secret
     // options, and with no option of the client's. Any other source is built without the secret:
     // a runner's own kernel that wrote the key out, or tested its bits with #if, learns nothing.
-    Server(int socket_fd, std::string secret_options, std::set<std::string> ours);
+    // `watched`: arrays the checker gave its runner (the graded inputs): every launch's buffer
+    // arguments are copied as the kernel is about to run, and the report says which of them began
+    // with which watched array. The checker, not the broker, decides what that proves.
+    Server(int socket_fd, std::string secret_options, std::set<std::string> ours,
+           std::vector<std::vector<std::byte>> watched = {});
     // Serves until the client hangs up; false when the connection failed mid-frame.
     bool serve();
     // The report (one JSON line): every kernel enqueue, its sizes and device times.
@@ -39,6 +53,13 @@ public:
 
 private:
     std::set<std::string> ours_;                        // sources built with the secret
+    std::vector<std::vector<std::byte>> watched_;
+    std::size_t watched_bytes_ = 0;                     // the longest watched array
+    // Copies made for the report, in bytes: past this a launch's inputs are not copied (a runner
+    // launching without end would otherwise grow the broker's memory).
+    static constexpr std::uint64_t max_staged_bytes = std::uint64_t{256} << 20;
+    std::uint64_t staged_bytes_ = 0;
+    std::map<cl_kernel, std::map<cl_uint, cl_mem>> kernel_mems_;  // each kernel's buffer arguments
     // Bytes of buffers made so far, released or not: the broker is outside the runner's memory
     // limits, so a runner asking for buffers without end is refused past this.
     static constexpr std::uint64_t max_buffer_bytes = std::uint64_t{2} << 30;
@@ -58,6 +79,9 @@ private:
     Writer create_kernels(Reader& in);
     Writer set_kernel_arg(Reader& in);
     Writer enqueue_ndrange(Reader& in);
+    // Copies of `kernel`'s buffer arguments made on `queue` after `waits`; the kernel must wait
+    // for the events added to `waits`.
+    std::vector<Staged> stage_inputs(cl_command_queue queue, cl_kernel kernel, std::vector<cl_event>& waits);
     Writer enqueue_read(Reader& in);
     Writer take_read(Reader& in);
     Writer enqueue_write(Reader& in);
@@ -94,6 +118,12 @@ private:
     std::uint64_t next_token_ = 1;
     std::vector<std::pair<cl_event, std::vector<std::byte>>> writes_;  // staging until complete
     std::vector<KernelRun> runs_;
+    // The copies' events (waited on by the kernels), and copies of launches that then failed:
+    // their reads may still be on their way into memory that must live until the report.
+    std::vector<cl_event> copies_;
+    std::vector<Staged> stale_;
+    // Waits (until `deadline`) for a staged copy's read; the watched arrays it begins with.
+    std::vector<std::size_t> matches(Staged& s, std::chrono::steady_clock::time_point deadline);
     std::set<std::string> unsupported_;
 };
 

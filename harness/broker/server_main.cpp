@@ -1,6 +1,6 @@
 // workbook-broker: runs the real OpenCL runtime for one client (a graded runner, through the
 // forwarding ICD) in a process of its own, adding secret build options the client never sees.
-// Usage: workbook-broker --socket-fd N [--options-fd M] [--report-fd R]
+// Usage: workbook-broker --socket-fd N [--options-fd M] [--report-fd R] [--watch-fd W]
 #include "server.hpp"
 
 #include <nlohmann/json.hpp>
@@ -18,8 +18,10 @@
 
 namespace workbook::broker {
 
-Server::Server(int socket_fd, std::string secret_options, std::set<std::string> ours)
-    : ours_(std::move(ours)), fd_(socket_fd), secret_(std::move(secret_options)) {
+Server::Server(int socket_fd, std::string secret_options, std::set<std::string> ours,
+               std::vector<std::vector<std::byte>> watched)
+    : ours_(std::move(ours)), watched_(std::move(watched)), fd_(socket_fd), secret_(std::move(secret_options)) {
+    for (const auto& w : watched_) watched_bytes_ = std::max(watched_bytes_, w.size());
     // Hide the whole string, each word of it, and each -D value, wherever a message repeats one.
     std::istringstream words(secret_);
     std::vector<std::string> pieces{secret_};
@@ -113,6 +115,22 @@ bool Server::looks_like_text(const std::vector<std::byte>& value) const {
     });
 }
 
+std::vector<std::size_t> Server::matches(Staged& s, std::chrono::steady_clock::time_point deadline) {
+    std::vector<std::size_t> out;
+    cl_int state = CL_QUEUED;
+    for (; s.read;) {
+        clGetEventInfo(s.read, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
+        if (state <= CL_COMPLETE || std::chrono::steady_clock::now() > deadline) break;
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    if (s.read && state == CL_COMPLETE)
+        for (std::size_t j = 0; j < watched_.size(); ++j)
+            if (!watched_[j].empty() && watched_[j].size() <= s.bytes.size() &&
+                std::equal(watched_[j].begin(), watched_[j].end(), s.bytes.begin()))
+                out.push_back(j);
+    return out;
+}
+
 std::string Server::report() {
     // Commands held back by a user event the client never set would never finish: fail them.
     for (auto e : user_events_) {
@@ -132,6 +150,11 @@ std::string Server::report() {
             std::this_thread::sleep_for(std::chrono::microseconds(100));
         }
         nlohmann::json k{{"name", run.name}, {"dims", run.dims}, {"global", run.global}, {"status", s}};
+        // [argument, watched array] for each buffer argument that began with a watched array.
+        nlohmann::json inputs = nlohmann::json::array();
+        for (auto& staged : run.inputs)
+            for (const auto j : matches(staged, deadline)) inputs.push_back({staged.arg, j});
+        k["inputs"] = std::move(inputs);
         k["offset"] = run.offset.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.offset);
         k["local"] = run.local.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.local);
         if (run.profiling && s == CL_COMPLETE) {
@@ -143,6 +166,9 @@ std::string Server::report() {
         }
         kernels.push_back(std::move(k));
     }
+    // Nothing of a copy is touched after this (a read still on its way past the deadline keeps
+    // its memory: the broker is about to exit).
+    for (auto& staged : stale_) matches(staged, deadline);
     return nlohmann::json{{"kernels", kernels}, {"unsupported", unsupported_}}.dump();
 }
 
@@ -151,7 +177,7 @@ std::string Server::report() {
 namespace {
 
 int usage(const char* why) {
-    std::cerr << "workbook-broker: " << why << "\nusage: workbook-broker --socket-fd N [--options-fd M] [--report-fd R]\n";
+    std::cerr << "workbook-broker: " << why << "\nusage: workbook-broker --socket-fd N [--options-fd M] [--report-fd R] [--watch-fd W]\n";
     return 2;
 }
 
@@ -188,12 +214,13 @@ void write_to(int fd, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int socket_fd = -1, options_fd = -1, report_fd = -1;
+    int socket_fd = -1, options_fd = -1, report_fd = -1, watch_fd = -1;
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         int* target = flag == "--socket-fd" ? &socket_fd
                       : flag == "--options-fd" ? &options_fd
                       : flag == "--report-fd"  ? &report_fd
+                      : flag == "--watch-fd"   ? &watch_fd
                                                : nullptr;
         if (!target) return usage(("unknown argument " + flag).c_str());
         if (i + 1 >= argc || !parse_fd(argv[++i], *target)) return usage(("bad value for " + flag).c_str());
@@ -216,6 +243,22 @@ int main(int argc, char** argv) {
         }
         while (!secret.empty() && std::isspace(static_cast<unsigned char>(secret.back()))) secret.pop_back();
     }
+    // The watch fd: the arrays to look for in launches' buffer arguments, each as an 8-byte
+    // little-endian length and its bytes.
+    std::vector<std::vector<std::byte>> watched;
+    if (watch_fd >= 0) {
+        const std::string all = read_to_end(watch_fd);
+        ::close(watch_fd);
+        for (std::size_t at = 0; at + 8 <= all.size();) {
+            std::uint64_t n = 0;
+            for (int b = 7; b >= 0; --b) n = n << 8 | static_cast<unsigned char>(all[at + static_cast<std::size_t>(b)]);
+            at += 8;
+            if (n > all.size() - at) return usage("--watch-fd: an array runs past the end of its input");
+            const auto* data = reinterpret_cast<const std::byte*>(all.data() + at);
+            watched.emplace_back(data, data + n);
+            at += n;
+        }
+    }
     // Same-uid processes (the runner) may not ptrace this one or read its memory or environment.
     if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
         std::perror("workbook-broker: prctl(PR_SET_DUMPABLE)");
@@ -225,7 +268,7 @@ int main(int argc, char** argv) {
     ::setenv("POCL_KERNEL_CACHE", "0", 1);
     std::signal(SIGPIPE, SIG_IGN);
 
-    workbook::broker::Server server(socket_fd, std::move(secret), std::move(ours));
+    workbook::broker::Server server(socket_fd, std::move(secret), std::move(ours), std::move(watched));
     const bool clean = server.serve();
     ::close(socket_fd);
     const std::string report = server.report() + "\n";

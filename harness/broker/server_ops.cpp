@@ -371,12 +371,17 @@ Writer Server::set_kernel_arg(Reader& in) {
     const auto index = in.get<cl_uint>();
     switch (in.get<ArgKind>()) {
     case ArgKind::Local:
+        kernel_mems_[kernel].erase(index);
         return status(clSetKernelArg(kernel, index, static_cast<std::size_t>(in.get<std::uint64_t>()), nullptr));
     case ArgKind::Mem: {
         const auto m = get<cl_mem>(in, Kind::Mem, true);
-        return status(clSetKernelArg(kernel, index, sizeof m, &m));
+        const cl_int err = clSetKernelArg(kernel, index, sizeof m, &m);
+        if (err == CL_SUCCESS && m) kernel_mems_[kernel][index] = m;
+        else kernel_mems_[kernel].erase(index);
+        return status(err);
     }
     case ArgKind::Bytes: {
+        kernel_mems_[kernel].erase(index);
         const auto [data, size] = in.bytes();
         if (size == sizeof(void*) && handle_typed_arg(kernel, index)) return status(CL_INVALID_ARG_VALUE);
         return status(clSetKernelArg(kernel, index, size, data));
@@ -396,14 +401,18 @@ Writer Server::enqueue_ndrange(Reader& in) {
     if (in.get<std::uint8_t>()) run.offset = sizes(in, dims);
     run.global = sizes(in, dims);
     if (in.get<std::uint8_t>()) run.local = sizes(in, dims);
-    const auto waits = wait_list(in);
+    auto waits = wait_list(in);
     const bool want = in.get<std::uint8_t>();
+    run.inputs = stage_inputs(queue, kernel, waits);
     cl_event event = nullptr;
     const cl_int err = clEnqueueNDRangeKernel(queue, kernel, dims, run.offset.empty() ? nullptr : run.offset.data(),
                                               run.global.data(), run.local.empty() ? nullptr : run.local.data(),
                                               static_cast<cl_uint>(waits.size()), waits.empty() ? nullptr : waits.data(),
                                               &event);
-    if (err != CL_SUCCESS) return status(err);
+    if (err != CL_SUCCESS) {
+        for (auto& staged : run.inputs) stale_.push_back(std::move(staged));  // moved: the reads' memory stays put
+        return status(err);
+    }
     char name[256] = {};
     clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr);
     run.name = name;
@@ -414,6 +423,44 @@ Writer Server::enqueue_ndrange(Reader& in) {
     Writer w = status(CL_SUCCESS);
     w.put(hand_out(event, want));
     return w;
+}
+
+std::vector<Staged> Server::stage_inputs(cl_command_queue queue, cl_kernel kernel, std::vector<cl_event>& waits) {
+    std::vector<Staged> out;
+    if (watched_.empty()) return out;
+    const auto args = kernel_mems_.find(kernel);
+    if (args == kernel_mems_.end()) return out;
+    cl_context context = nullptr;
+    clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof context, &context, nullptr);
+    const std::vector<cl_event> before = waits;
+    for (const auto& [index, mem] : args->second) {
+        std::size_t size = 0;
+        clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, nullptr);
+        size = std::min(size, watched_bytes_);
+        if (size == 0 || size > max_staged_bytes - std::min(staged_bytes_, max_staged_bytes)) continue;
+        // Copied on the device first: the runner's buffer may be one the host cannot read
+        // (CL_MEM_HOST_NO_ACCESS), and the kernel may overwrite it.
+        cl_int err = CL_SUCCESS;
+        Staged s;
+        s.arg = index;
+        s.copy = clCreateBuffer(context, CL_MEM_READ_WRITE, size, nullptr, &err);
+        if (err != CL_SUCCESS) continue;
+        cl_event copied = nullptr;
+        err = clEnqueueCopyBuffer(queue, mem, s.copy, 0, 0, size, static_cast<cl_uint>(before.size()),
+                                  before.empty() ? nullptr : before.data(), &copied);
+        if (err != CL_SUCCESS) {
+            clReleaseMemObject(s.copy);
+            continue;
+        }
+        s.bytes.resize(size);
+        err = clEnqueueReadBuffer(queue, s.copy, CL_FALSE, 0, size, s.bytes.data(), 1, &copied, &s.read);
+        if (err != CL_SUCCESS) s.read = nullptr;
+        waits.push_back(copied);  // released at the report, with the read
+        copies_.push_back(copied);
+        staged_bytes_ += size;
+        out.push_back(std::move(s));
+    }
+    return out;
 }
 
 Writer Server::enqueue_read(Reader& in) {
@@ -570,6 +617,10 @@ Writer Server::release(Reader& in) {
     case Kind::Event: err = clReleaseEvent(static_cast<cl_event>(h)); break;
     default: break;
     }
+    // A kernel's record of its buffer arguments names no released object.
+    if (kind == Kind::Kernel) kernel_mems_.erase(static_cast<cl_kernel>(h));
+    if (kind == Kind::Mem)
+        for (auto& [k, args] : kernel_mems_) std::erase_if(args, [&](const auto& a) { return a.second == h; });
     objects_.erase(id);
     ids_.erase(h);
     client_options_.erase(id);

@@ -80,3 +80,17 @@ workbook_mutant(host_reads_the_witness_key vadd_host.cpp
     }
     cl::Context context(device);]=]
   MESSAGE "did not run the kernel it was given")
+
+# Host code that runs the kernel it is given, but over zeros: the results are then the marks
+# alone, which it adds to sums made on the CPU. The marks are right; the device summed nothing.
+# The OpenCL broker copies what each launch's buffers hold as the kernel runs, and the witness
+# case requires a launch over the inputs given.
+workbook_mutant(host_marks_from_zeros vadd_host.cpp
+  [=[    vadd(cl::EnqueueArgs(queue, cl::NDRange(count)), a_device, b_device, c_device, static_cast<cl_uint>(count));
+    queue.enqueueReadBuffer(c_device, CL_TRUE, 0, bytes, c);]=]
+  [=[    std::vector<float> zeros(count, 0.0f);  // planted bug: the kernel over zeros, the sums on the CPU
+    cl::Buffer z_device(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, zeros.data());
+    vadd(cl::EnqueueArgs(queue, cl::NDRange(count)), z_device, z_device, c_device, static_cast<cl_uint>(count));
+    queue.enqueueReadBuffer(c_device, CL_TRUE, 0, bytes, c);
+    for (std::size_t i = 0; i < count; ++i) c[i] = (a[i] + b[i]) + c[i];]=]
+  MESSAGE "never over its two inputs")

@@ -218,6 +218,8 @@ constexpr const char* broker_icd_path = WORKBOOK_BROKER_ICD;
 constexpr const char* broker_server_path = "";
 constexpr const char* broker_icd_path = "";
 #endif
+// A broker's report longer than this is not read as evidence (a runner launching without end).
+constexpr std::size_t max_broker_report = std::size_t{16} << 20;
 
 std::string runner_program() {
     if (const char* v = std::getenv("WORKBOOK_RUNNER"); v && *v) return v;
@@ -337,13 +339,15 @@ void Client::clear_broker() { broker_.reset(); }
 int Client::start_broker() {
     if (!broker_available())
         throw ProtocolError(fmt::format("this build has no OpenCL broker ({}): rebuild the harness", broker_server_path));
-    int sv[2], options[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || ::pipe2(options, O_CLOEXEC) != 0)
+    int sv[2], options[2], report[2], watch[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || ::pipe2(options, O_CLOEXEC) != 0 ||
+        ::pipe2(report, O_CLOEXEC) != 0 || ::pipe2(watch, O_CLOEXEC) != 0)
         throw ProtocolError(fmt::format("cannot start the OpenCL broker: {}", std::strerror(errno)));
     // Confined as the runner is (its sandbox's wrapper: its user, limits and namespaces, in a
     // sandbox of its own): the broker runs kernels the runner launches, with sizes it chooses.
     std::vector<std::string> words = wrapper_words();
-    for (const char* w : {broker_server_path, "--socket-fd", "3", "--options-fd", "4"}) words.emplace_back(w);
+    for (const char* w : {broker_server_path, "--socket-fd", "3", "--options-fd", "4", "--report-fd", "5", "--watch-fd", "6"})
+        words.emplace_back(w);
     const auto argv = pointers(words);
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
@@ -351,20 +355,35 @@ int Client::start_broker() {
     if (pid == 0) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
-        ::dup2(sv[0], 3);
-        ::dup2(options[0], 4);
+        // Each moved out of the way of fds 3-6 first (a pipe's end may itself be one of them).
+        int from[4] = {sv[0], options[0], report[1], watch[0]};
+        for (int& fd : from) fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+        for (int i = 0; i < 4; ++i) ::dup2(from[i], 3 + i);
         ::execvp(argv[0], argv.data());
         std::fprintf(stderr, "cannot run the OpenCL broker %s: %s\n", broker_server_path, std::strerror(errno));
         ::_exit(127);
     }
     ::close(sv[0]);
     ::close(options[0]);
+    ::close(report[1]);
+    ::close(watch[0]);
     // One line of options, then each of the checker's sources ended by a NUL (harness/broker).
     std::string text = broker_->secret_options + "\n";
     for (const auto& s : broker_->sources) text += s + '\0';
     write_all(options[1], text);
     ::close(options[1]);
+    // Each watched array as its length (8 bytes, little-endian) and its bytes.
+    std::string arrays;
+    for (const auto& a : broker_->watched) {
+        std::uint64_t n = a.size() * sizeof(float);
+        for (int b = 0; b < 8; ++b, n >>= 8) arrays += static_cast<char>(n & 0xff);
+        arrays.append(reinterpret_cast<const char*>(a.data()), a.size() * sizeof(float));
+    }
+    write_all(watch[1], arrays);
+    ::close(watch[1]);
     broker_pid_ = pid;
+    broker_report_fd_ = report[0];
+    broker_report_.clear();
     return sv[1];
 }
 
@@ -391,12 +410,29 @@ void Client::stop(std::chrono::milliseconds grace) {
     if (broker_pid_ > 0) {
         // The runner's end of its socket closed with the runner: the broker leaves by itself
         // (it fails the user events nobody set and waits for the device at most 10 s).
+        // Its report is read as it comes (a long one would not fit in the pipe).
         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+        std::string report;
+        bool open = true, whole = true;
+        while (open && std::chrono::steady_clock::now() < until) {
+            pollfd p{broker_report_fd_, POLLIN, 0};
+            if (::poll(&p, 1, 20) <= 0) continue;
+            char chunk[65536];
+            const ssize_t n = ::read(broker_report_fd_, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) open = false;
+            else if (report.size() + static_cast<std::size_t>(n) <= max_broker_report) report.append(chunk, static_cast<std::size_t>(n));
+            else whole = false;
+        }
         while (::waitpid(broker_pid_, nullptr, WNOHANG) == 0 && std::chrono::steady_clock::now() < until) ::usleep(2000);
         if (::waitpid(broker_pid_, nullptr, WNOHANG) == 0) {
             ::kill(broker_pid_, SIGKILL);
             ::waitpid(broker_pid_, nullptr, 0);
         }
+        ::close(broker_report_fd_);
+        broker_report_fd_ = -1;
+        // Evidence past its cap, or cut off, is no evidence.
+        broker_report_ = whole && !open && !report.empty() && report.back() == '\n' ? report : std::string();
         broker_pid_ = -1;
     }
 }

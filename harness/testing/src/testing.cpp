@@ -35,6 +35,15 @@ runner::Message witness_call(const std::string& op, runner::Message request, con
     }
     c.clear_broker();
     c.close();
+    if (brokered && !w.launches.empty()) {
+        const std::string missing = missing_launches(w, c.broker_report());
+        CHECK_MESSAGE(missing.empty(),
+                      fmt::format("{} with the test's own {}: {}.\nThe marks show which kernel ran; the test's OpenCL "
+                                  "layer also saw what each launch read. A grade here says the device did the work on "
+                                  "the inputs your host code was given: copy them into the buffers the kernel reads, "
+                                  "and launch it over them. ({})",
+                                  op, w.file, missing, repeat_hint()));
+    }
     return reply;
 }
 
@@ -147,7 +156,10 @@ void check_vector_sum_host(const std::string& op, std::size_t inputs, const std:
     // The witness (witness.hpp): the same call with the test's own kernel in place of the file.
     const std::size_t count = small_sizes_only() ? 61 : 4099;
     const SumCase c = make_sum_case(op + " witness", inputs, count);
-    const Witness w = vector_sum_witness(kernel_file, kernel_name, inputs);
+    Witness w = vector_sum_witness(kernel_file, kernel_name, inputs);
+    w.watched = c.inputs;
+    w.launches.push_back({kernel_name, {}, inputs == 2 ? "its two inputs" : fmt::format("its {} inputs", inputs)});
+    for (std::size_t k = 0; k < inputs; ++k) w.launches.back().inputs.push_back(k);
     Output out(count, guard_elements);
     auto request = sum_request(c, count, out, guard_elements);
     const auto reply = witness_call(op, std::move(request), w);

@@ -5,6 +5,9 @@
 #include "workbook/test_seed.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace workbook::testing {
 
@@ -87,7 +90,37 @@ void attach(runner::Message& request, const Witness& w, bool brokered) {
 
 runner::Client::Broker broker_for(const Witness& w) {
     // The texts the runner may build it as: as handed over, and as build_program makes it.
-    return {key_option(w), {w.source, program_text(override_source(w.file, w.source))}};
+    return {key_option(w), {w.source, program_text(override_source(w.file, w.source))}, w.watched};
+}
+
+std::string missing_launches(const Witness& w, const std::string& report) {
+    const auto j = nlohmann::json::parse(report, nullptr, false);
+    const bool readable = j.is_object() && j.contains("kernels") && j["kernels"].is_array();
+    std::string out;
+    for (const auto& want : w.launches) {
+        int launched = 0;
+        bool found = false;
+        for (const auto& k : readable ? j["kernels"] : nlohmann::json::array()) {
+            if (!k.is_object() || k.value("name", "") != want.kernel) continue;
+            ++launched;
+            if (k.value("status", -1) != 0 || !k.contains("inputs") || !k["inputs"].is_array()) continue;
+            std::vector<std::size_t> seen;
+            for (const auto& pair : k["inputs"])
+                if (pair.is_array() && pair.size() == 2 && pair[1].is_number_unsigned()) seen.push_back(pair[1].get<std::size_t>());
+            found = found || std::all_of(want.inputs.begin(), want.inputs.end(), [&](std::size_t i) {
+                        return std::find(seen.begin(), seen.end(), i) != seen.end();
+                    });
+        }
+        if (found) continue;
+        out += (out.empty() ? "" : "\n") +
+               (!readable     ? fmt::format("no record of the launches came back, so none of {} over {} can be shown",
+                                            want.kernel, want.what)
+                : launched == 0 ? fmt::format("{} was never launched (over {})", want.kernel, want.what)
+                                : fmt::format("{} was launched {} time(s), but never over {} (the buffers it read did "
+                                              "not hold them when it ran)",
+                                              want.kernel, launched, want.what));
+    }
+    return out;
 }
 
 std::string witness_failure(const std::string& function, const Witness& w, bool plain_result) {

@@ -99,9 +99,16 @@ public:
     struct Broker {
         std::string secret_options;
         std::vector<std::string> sources;
+        // Arrays to look for in each launch's buffer arguments (the graded inputs): the broker's
+        // report says which launch's arguments began with which (harness/broker/README.md).
+        std::vector<std::vector<float>> watched;
     };
     void use_broker(Broker broker);
     void clear_broker();
+    // The broker's report of the last runner that used it, once that runner was closed: one JSON
+    // line (every kernel launch, its sizes, its watched inputs, its device times), or "" when the
+    // broker wrote none or more than a report may hold.
+    const std::string& broker_report() const { return broker_report_; }
     // Whether this build has the broker (its programs were built beside the checker's library).
     static bool broker_available();
     // The broker's program and ICD library, which the sandbox must be able to read (none without).
@@ -122,6 +129,8 @@ private:
     int captured_ = -1;  // the memory file an observed runner's stdout goes to
     std::optional<Broker> broker_;
     int broker_pid_ = -1;
+    int broker_report_fd_ = -1;  // our end of the pipe its report comes through
+    std::string broker_report_;
 };
 
 // The checker's one client.

@@ -16,11 +16,29 @@
 
 namespace workbook::testing {
 
+// A launch the host code must make: of `kernel`, with buffer arguments that hold (from their
+// first byte, in any argument places) the watched arrays numbered `inputs`.
+struct Launch {
+    std::string kernel;
+    std::vector<std::size_t> inputs;
+    std::string what;  // the inputs in the test's words ("a and b"), for the message
+};
+
 struct Witness {
     std::string file;     // the kernel file it stands in for ("vadd.cl")
     std::string source;   // OpenCL C
     std::uint32_t key = 0;
+    // The marks show that the kernel given ran, but not on what: host code could run it on zeros
+    // and add the marks to sums of its own. Where the broker runs, it copies every launch's
+    // buffer arguments as the kernel is about to read them, and the case requires these launches
+    // over these arrays (the graded inputs).
+    std::vector<std::vector<float>> watched;
+    std::vector<Launch> launches;
 };
+
+// The required launches missing from a broker's report (its JSON line), as sentences: "" when
+// every one is there. A report that is empty or unreadable misses them all.
+std::string missing_launches(const Witness& witness, const std::string& report);
 
 // The mark of element `index`: integer operations only, so the kernel computes it bit for bit.
 float witness_mark(std::uint32_t key, std::uint32_t index);
