@@ -469,38 +469,11 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             return exit_ok;
         }
         if (*checks) {
-            fmt::print("{:>5}  {:<16} {:<3} {:<8} {:<12} {:<19}  {}\n", "id", "student", "ex", "state", "verdict",
-                       "submitted (UTC)", "device, seconds");
-            for (const auto& c : db.remote_checks()) {
-                const auto r = nlohmann::json::parse(c.result.empty() ? "{}" : c.result, nullptr, false);
-                const auto field = [&](const char* k) {
-                    return r.is_object() && r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string();
-                };
-                const double seconds = r.is_object() && r.contains("seconds") && r["seconds"].is_number() ? r["seconds"].get<double>() : 0;
-                const std::string board = c.device.empty() ? "" : "\"" + c.device + "\" ";
-                const std::string detail =
-                    c.state == "done"      ? fmt::format("{}{}, {:.1f} s", board, field("device").substr(0, 60), seconds)
-                    : c.state == "failed"  ? board + contest::one_line(field("output")).substr(0, 160)
-                    : !c.job_id.empty()    ? board + "Slurm job " + c.job_id
-                                           : board;
-                fmt::print("{:>5}  {:<16} {:<3} {:<8} {:<12} {:<19}  {}\n", c.id, c.student.substr(0, 16), c.exercise,
-                           c.state == "queued" ? fmt::format("queued {}", c.queue_position) : c.state,
-                           field("status").substr(0, 12), c.submitted_at, detail);
-            }
+            fmt::print("{}", server::remote_checks_table(db));
             return exit_ok;
         }
         if (*status) {
-            for (const auto& s : db.submissions()) {
-                fmt::print("{:>4}  {:<24} {:<9} {}  {}\n", s.id, s.alias.substr(0, 24), s.status, s.submitted_at,
-                           s.reason);
-                for (const auto& j : db.judgings_of(s.id))
-                    fmt::print("      {:<24} {:<9} {}{}{}\n", j.device.substr(0, 24), j.state,
-                               j.job_id.empty() ? "" : "job " + j.job_id, j.job_id.empty() || j.reason.empty() ? "" : "  ",
-                               j.reason);
-                if (a->history)
-                    for (const auto& e : db.history(s.id))
-                        fmt::print("      {}  {:<24} {:<9} {}\n", e.at, e.device.substr(0, 24), e.state, e.detail);
-            }
+            fmt::print("{}", contest::status_text(db, a->history));
             return exit_ok;
         }
         if (*merge) return contest::merge_board(db, a->merge_file, a->merge_board, a->merge_from, a->judge);

@@ -11,6 +11,8 @@
 #include "checker.hpp"
 #include "workspace.hpp"
 
+#include "client/class_client.hpp"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -19,14 +21,7 @@
 namespace workbook::cli {
 
 // The class a workbook has joined (.workbook/class.toml, mode 0600).
-struct ClassInfo {
-    std::string server, token;
-    std::string student, name, alias;  // as the server's roster knows the student
-    std::string joined_at;
-    bool lab = true;     // the server keeps a lab dashboard: checks are reported
-    std::string remote;  // the exercises it checks remotely ("15 16 17"), "" for none
-    std::string devices;  // the devices a remote check may name (`--on`), as shown: "\"A\", \"B\""; "": its own
-};
+using client::ClassInfo;
 
 // Records a check's outcome in the progress file and, when joined, reports it. Never throws for
 // the report (a full disk or a missing sender only skip it).
@@ -37,7 +32,8 @@ int join_command(const Workspace& ws, const std::string& server, std::string tok
 int leave_command(const Workspace& ws);
 std::string lab_status_line(const Workspace& ws);
 
-// Network, in lab_net.cpp (contest_missing.cpp where the build has no contest server libraries):
+// Network, in lab_net.cpp through client/class_client.hpp (contest_missing.cpp where the build has
+// no contest server libraries):
 // who the server's roster says the token's student is (Error with the server's reason and a fix),
 // and the background sender's whole run (the hidden `workbook lab-send`).
 ClassInfo lab_hello(const std::string& server, const std::string& token);

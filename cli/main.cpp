@@ -3,7 +3,6 @@
 #include "checker.hpp"
 #include "tune.hpp"
 #include "contest_cmd.hpp"
-#include "doctor.hpp"
 #include "lab.hpp"
 #include "term.hpp"
 #include "watch.hpp"
@@ -12,6 +11,7 @@
 #include "workbook/grading/commands.hpp"
 
 #include "workbook/device.hpp"
+#include "workbook/doctor.hpp"
 #include "workbook/errors.hpp"
 #include "workbook/text.hpp"
 #include "workbook/run_main.hpp"
@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
 
     const cli::Style style = cli::Style::for_fd(1);
     try {
-        if (*doctor) return cli::run_doctor({style.color});
+        if (*doctor) return workbook::run_doctor({style.color});
         if (*devices) {
             fmt::print("{}", workbook::format_device_list(workbook::list_devices()));
             fmt::print("Choose one with WORKBOOK_PLATFORM / WORKBOOK_DEVICE (index or part of the name), e.g. "

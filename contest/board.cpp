@@ -273,4 +273,19 @@ int merge_board(Database& db, const std::string& file, const std::string& board,
     return refused ? exit_error : exit_ok;
 }
 
+std::string status_text(const Database& db, bool history) {
+    std::string out;
+    for (const auto& s : db.submissions()) {
+        out += fmt::format("{:>4}  {:<24} {:<9} {}  {}\n", s.id, s.alias.substr(0, 24), s.status, s.submitted_at, s.reason);
+        for (const auto& j : db.judgings_of(s.id))
+            out += fmt::format("      {:<24} {:<9} {}{}{}\n", j.device.substr(0, 24), j.state,
+                               j.job_id.empty() ? "" : "job " + j.job_id, j.job_id.empty() || j.reason.empty() ? "" : "  ",
+                               j.reason);
+        if (history)
+            for (const auto& e : db.history(s.id))
+                out += fmt::format("      {}  {:<24} {:<9} {}\n", e.at, e.device.substr(0, 24), e.state, e.detail);
+    }
+    return out;
+}
+
 }  // namespace workbook::contest

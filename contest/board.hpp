@@ -23,6 +23,10 @@ std::string board_text(const Database& db, const std::function<std::string(const
 // The rows of these boards, and the cross-device view when there are several (names sanitised).
 std::string boards_text(const std::vector<DeviceBoard>& boards, const std::function<std::string(const std::string&)>& bold);
 
+// `contest status`: every submission with its status and reason, each device's judging under it,
+// and with `history` every state each judging went through.
+std::string status_text(const Database& db, bool history);
+
 // The final's board (`contest final`): its runs only; says so when no final has run.
 std::string final_board_text(const Database& db, const std::function<std::string(const std::string&)>& bold);
 

@@ -475,4 +475,25 @@ int check_job(const JudgeJobOptions& o) {
     return 0;
 }
 
+std::string remote_checks_table(contest::Database& db) {
+    std::string out = fmt::format("{:>5}  {:<16} {:<3} {:<8} {:<12} {:<19}  {}\n", "id", "student", "ex", "state",
+                                  "verdict", "submitted (UTC)", "device, seconds");
+    for (const auto& c : db.remote_checks()) {
+        const auto r = json::parse(c.result.empty() ? "{}" : c.result, nullptr, false);
+        const auto field = [&](const char* k) {
+            return r.is_object() && r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string();
+        };
+        const double seconds = r.is_object() && r.contains("seconds") && r["seconds"].is_number() ? r["seconds"].get<double>() : 0;
+        const std::string board = c.device.empty() ? "" : "\"" + c.device + "\" ";
+        const std::string detail = c.state == "done"     ? fmt::format("{}{}, {:.1f} s", board, field("device").substr(0, 60), seconds)
+                                   : c.state == "failed" ? board + contest::one_line(field("output")).substr(0, 160)
+                                   : !c.job_id.empty()   ? board + "Slurm job " + c.job_id
+                                                         : board;
+        out += fmt::format("{:>5}  {:<16} {:<3} {:<8} {:<12} {:<19}  {}\n", c.id, c.student.substr(0, 16), c.exercise,
+                           c.state == "queued" ? fmt::format("queued {}", c.queue_position) : c.state,
+                           field("status").substr(0, 12), c.submitted_at, detail);
+    }
+    return out;
+}
+
 }  // namespace workbook::server

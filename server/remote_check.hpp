@@ -87,6 +87,10 @@ std::vector<std::string> grade_checks(const std::vector<contest::RemoteCheck>& c
 std::string grade_one_check(const contest::RemoteCheck& check, const RemoteCheckOptions& options, const std::filesystem::path& dir,
                             const std::vector<std::string>& env = {});
 
+// `contest checks`: the remote checks as a table, each with its student, exercise, state, verdict,
+// submission time and device.
+std::string remote_checks_table(contest::Database& db);
+
 // `workbook contest check-job`: a Slurm job's side. Returns the exit status. The options are a
 // judging job's (server/slurm_jobs.hpp): the server, the token file, the device choice.
 struct JudgeJobOptions;

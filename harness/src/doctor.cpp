@@ -2,7 +2,7 @@
 // reads the .icd files, loads the driver libraries they name, asks them for platforms; then every
 // device must build and run a kernel. Each step reports on its own, so one broken piece (a driver
 // that crashes at build time, a stale .icd file) does not hide the state of the others.
-#include "doctor.hpp"
+#include "workbook/doctor.hpp"
 
 #include "workbook/cl.hpp"
 #include "workbook/device.hpp"
@@ -29,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-namespace workbook::cli {
+namespace workbook {
 namespace {
 
 namespace fs = std::filesystem;
@@ -481,4 +481,4 @@ int run_doctor(const DoctorOptions& options) {
     return usable > 0 ? exit_ok : exit_error;
 }
 
-}  // namespace workbook::cli
+}  // namespace workbook

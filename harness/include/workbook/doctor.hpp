@@ -1,8 +1,8 @@
-// `workbook doctor`: checks the OpenCL installation step by step (ICD files, loader, platforms and
+// `workbook doctor` (the verb in cli/main.cpp): checks the OpenCL installation step by step (ICD files, loader, platforms and
 // devices, a tiny kernel on every device, the Oclgrind race check) and says what to fix.
 #pragma once
 
-namespace workbook::cli {
+namespace workbook {
 
 struct DoctorOptions {
     bool color = false;  // colour the [ok] / [!!] / [--] markers (for a terminal)
@@ -12,4 +12,4 @@ struct DoctorOptions {
 // built and ran correctly on it), 2 otherwise.
 int run_doctor(const DoctorOptions& options);
 
-}  // namespace workbook::cli
+}  // namespace workbook
