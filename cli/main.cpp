@@ -3,7 +3,9 @@
 #include "checker.hpp"
 #include "tune.hpp"
 #include "contest_cmd.hpp"
+#include "handin.hpp"
 #include "lab.hpp"
+#include "reset.hpp"
 #include "term.hpp"
 #include "watch.hpp"
 #include "workspace.hpp"
@@ -29,21 +31,6 @@ namespace cli = workbook::cli;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string timestamp() {
-    return fmt::format("{:%Y%m%d-%H%M%S}",
-                       fmt::localtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
-}
-
-// Copies the student's edited files of `ex` aside before anything overwrites them.
-fs::path back_up(const cli::Workspace& ws, const workbook::Exercise& ex) {
-    const fs::path dir = ws.backup_dir() / (ex.dir() + "-" + timestamp());
-    fs::create_directories(dir);
-    for (const auto& f : ex.edit)
-        if (fs::exists(ws.exercise_dir(ex) / f))
-            fs::copy_file(ws.exercise_dir(ex) / f, dir / f, fs::copy_options::overwrite_existing);
-    return dir;
-}
 
 int check_command(cli::Workspace& ws, const cli::Style& style, const std::vector<std::string>& which, bool all,
                   bool verbose, bool remote, const std::string& on) {
@@ -90,30 +77,13 @@ int progress_command(const cli::Workspace& ws, const cli::Style& style) {
     return workbook::exit_ok;
 }
 
-int reset_command(cli::Workspace& ws, const workbook::Exercise& ex) {
-    const fs::path pristine = ws.pristine_dir(ex);
-    for (const auto& f : ex.edit)
-        if (!fs::exists(pristine / f))
-            throw workbook::Error(fmt::format("no pristine copy of {} in {}: restore it with `git checkout -- "
-                                              "exercises/{}/{}` if this is a git clone",
-                                              f, pristine.string(), ex.dir(), f));
-    const fs::path backup = back_up(ws, ex);
-    for (const auto& f : ex.edit)
-        fs::copy_file(pristine / f, ws.exercise_dir(ex) / f, fs::copy_options::overwrite_existing);
-    ws.progress(ex).hints_shown = 0;
-    ws.save();
-    fmt::print("Reset {}: the starter files are back.\nYour previous files are kept in {}\n", ex.dir(),
-               fs::relative(backup, ws.root()).string());
-    return workbook::exit_ok;
-}
-
 int solution_command(cli::Workspace& ws, const workbook::Exercise& ex, bool instructor, bool copy) {
     if (ws.progress(ex).status != cli::Status::done && !instructor)
         throw workbook::Error(fmt::format("exercise {} has not passed yet, so its solution stays hidden. Keep going: "
                                           "`workbook hint {}` gives the next hint. (Instructors: --instructor.)",
                                           ex.id, ex.id));
     if (copy) {
-        const fs::path backup = back_up(ws, ex);
+        const fs::path backup = cli::back_up(ws, ex);
         for (const auto& f : ex.edit)
             fs::copy_file(ws.solution_dir(ex) / f, ws.exercise_dir(ex) / f, fs::copy_options::overwrite_existing);
         fmt::print("Copied the solution of {} over your files; yours are kept in {}\n", ex.dir(),
@@ -162,8 +132,17 @@ int main(int argc, char** argv) {
     std::string hint_ex, reset_ex, solution_ex;
     auto* hint = app.add_subcommand("hint", "the next hint of an exercise's ladder, one more each time");
     hint->add_option("EX", hint_ex, "default: the current exercise");
-    auto* reset = app.add_subcommand("reset", "restore an exercise's starter files (yours are backed up first)");
-    reset->add_option("EX", reset_ex, "number, name or folder")->required();
+    auto* reset = app.add_subcommand("reset", "restore an exercise's starter files, or every exercise's (--all); "
+                                              "yours are backed up first");
+    bool reset_all = false;
+    auto* reset_which = reset->add_option("EX", reset_ex, "number, name or folder");
+    reset->add_flag("--all", reset_all, "every exercise, backed up together into one folder first")
+        ->excludes(reset_which);
+    std::string handin_out;
+    auto* handin = app.add_subcommand("handin", "pack the files you edit into one .tar.gz to hand in (what `workbook "
+                                                "grade` reads), and say what is missing or left out");
+    handin->add_option("-o,--output", handin_out, "the .tar.gz to write, or a folder for it (default: "
+                                                  "handin-<date>-<time>.tar.gz in the workbook's folder)");
     bool instructor = false, copy = false;
     auto* solution = app.add_subcommand("solution", "show the solution of an exercise you have passed");
     solution->add_option("EX", solution_ex, "number, name or folder")->required();
@@ -244,7 +223,13 @@ int main(int argc, char** argv) {
             fmt::print("{} {}\n{}\n", ex.id, ex.title, cli::next_hint(ws, ex));
             return workbook::exit_ok;
         }
-        if (*reset) return reset_command(ws, ws.find(reset_ex));
+        if (*reset) {
+            if (reset_all) return cli::reset_all_command(ws);
+            if (reset_ex.empty())
+                throw workbook::Error("reset which exercise? `workbook reset 02`, or `workbook reset --all`");
+            return cli::reset_command(ws, ws.find(reset_ex));
+        }
+        if (*handin) return cli::handin_command(ws, handin_out);
         if (*solution) return solution_command(ws, ws.find(solution_ex), instructor, copy);
         if (*progress) return progress_command(ws, style);
         if (*join) return cli::join_command(ws, join_url, join_token);

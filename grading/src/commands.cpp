@@ -31,6 +31,28 @@ std::function<std::optional<int>()> add_commands(CLI::App& app, const std::strin
     grade->add_option("--config", grade_options.config, "TOML: secret_seed = N, [weights] \"02\" = 2.0")
         ->check(CLI::ExistingFile);
     grade->add_option("--roster", grade_options.roster, "CSV lines: submission name,student id")->check(CLI::ExistingFile);
+    auto* lms_roster = grade->add_option("--lms-roster", grade_options.exports.roster,
+                                         "with --export: the class list downloaded from the LMS (Canvas: Grades > "
+                                         "Export; Moodle: Grades > Export > Plain text file; csv: any CSV with a "
+                                         "header, the student id first)")
+                           ->check(CLI::ExistingFile);
+    grade->add_option("--export", grade_options.exports.formats,
+                      "also write a gradebook an LMS imports, matched to its students through --lms-roster: canvas "
+                      "(canvas-import.csv), moodle (moodle-import.csv) or csv (lms-import.csv). "
+                      "Submissions the roster lacks go to lms-unmatched.csv and stderr. Graded submissions are not "
+                      "graded again: run it on a finished --out to export only")
+        ->check(CLI::IsMember({"canvas", "moodle", "csv"}))
+        ->needs(lms_roster);
+    grade->add_option("--lms-missing", grade_options.exports.missing_zero,
+                      "with --export: what a roster student without a submission gets, a blank cell (no grade; the "
+                      "default) or an explicit 0")
+        ->transform(
+            CLI::CheckedTransformer(std::map<std::string, bool>{{"blank", false}, {"zero", true}}).description(""))
+        ->type_name("blank|zero")
+        ->default_str("blank");
+    grade->add_option("--lms-total", grade_options.exports.total_column,
+                      "with --export: one grade column, the total, under this name (e.g. an existing Canvas "
+                      "assignment's header, \"Workbook (12345)\") instead of one column per exercise");
     grade->add_flag("--no-sandbox", grade_options.no_sandbox,
                     "without bubblewrap: resource limits only (NOT safe against hostile code)");
     grade->add_flag("--references-only", grade_options.references_only,

@@ -24,6 +24,8 @@ int Grader::run() {
     // namespaces the runner, another user, must read none of it (results, evidence, the seed).
     ::umask(077);
     read_config();
+    // A roster the exports cannot read stops the run before any grading, not after.
+    for (const auto& format : o_.exports.formats) read_lms_roster(o_.exports.roster, format);
     if (o_.step == GradeOptions::Step::prepare) return exit_ok;
     check_sandbox();
     check_race_pass();

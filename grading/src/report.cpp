@@ -1,7 +1,9 @@
-// The outputs of a run: gradebook.csv, Gradescope's results, summary.json and the HTML reports (see grader.hpp).
+// The outputs of a run: gradebook.csv, Gradescope's results, summary.json, the HTML reports and the
+// LMS exports (see grader.hpp).
 #include "grader.hpp"
 
 #include "workbook/grading/calibrate.hpp"
+#include "workbook/grading/export.hpp"
 
 namespace workbook::grading {
 
@@ -84,6 +86,24 @@ void Grader::write_outputs(const std::vector<SubmissionGrade>& all) const {
     if (!calibration_.is_null())
         page += "<h2>Calibration: what this grading catches</h2><pre>" + html_escape(calibration_text(calibration_)) + "</pre>";
     write_text(o_.out / "report.html", page);
+
+    // Gradebooks an LMS imports (export.hpp); what they leave out is said on stderr, even with --quiet.
+    if (!o_.exports.formats.empty()) {
+        std::vector<ExportColumn> columns;
+        for (const Exercise* ex : exercises_) columns.push_back({ex->dir(), weight(*ex)});
+        std::vector<ExportRow> rows;
+        for (const auto& g : all) {
+            ExportRow r{g.name, g.student, {}};
+            for (const Exercise* ex : exercises_) {
+                const auto e = std::find_if(g.exercises.begin(), g.exercises.end(),
+                                            [&](const auto& e) { return e.id == ex->id; });
+                r.scores.push_back(e == g.exercises.end() ? 0.0 : e->score);
+            }
+            rows.push_back(r);
+        }
+        for (const auto& line : write_exports(columns, rows, o_.exports, o_.out))
+            fmt::print(stderr, "export: {}\n", line);
+    }
 }
 
 }  // namespace workbook::grading

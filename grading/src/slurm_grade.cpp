@@ -96,6 +96,7 @@ GradeOptions options_from_json(const json& j, const GradeOptions& given) {
     GradeOptions o;
     o.out = fs::absolute(given.out);
     o.quiet = given.quiet;
+    o.exports = given.exports;  // an export is the gather's: asked for with --wait, not kept in job.json
     o.submissions = j.at("submissions").get<std::string>();
     o.jobs = j.at("jobs");
     o.timeout_s = j.at("timeout_s");

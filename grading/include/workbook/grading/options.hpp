@@ -6,6 +6,7 @@
 #pragma once
 
 #include "workbook/grading/budget.hpp"
+#include "workbook/grading/export.hpp"
 #include "workbook/harness/course_tree.hpp"
 
 #include <cstdint>
@@ -24,6 +25,7 @@ struct GradeOptions {
     std::vector<std::string> only;     // exercise ids; empty: all
     fs::path config;                   // TOML: secret_seed, [weights]
     fs::path roster;                   // CSV: submission name, student id
+    ExportOptions exports;             // --export: gradebooks an LMS imports (export.hpp)
     bool no_sandbox = false;           // limits only, no namespaces (said loudly)
     // The speed-ups: work done once per run and shared by identical inputs (grader.hpp:
     // seed_kernel_cache, expected_cache, clean_races_), the precompiled header, kernel-prebuild, and
