@@ -238,7 +238,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
     auto r = rng("matmul-speed");
     std::mt19937_64 sample(r.next_u64());
     // The size: from the first upload we learn the device type. On a GPU, N is drawn from the
-    // seed among 1792, 1920, 2048, 2176 and 2304 (launches of milliseconds), so a kernel cannot
+    // seed among 1920, 2048 and 2304 (launches of milliseconds; timed_launch.hpp says why these), so a kernel cannot
     // keep a fast path for one published size; a multiple of 128 leaves every rung's block (at
     // most 128) the remainder 0 that the race pass's whole-group mirror checks
     // (matmul_size_classes). On a CPU, N = 512: the waive thresholds were measured there and
