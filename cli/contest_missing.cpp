@@ -1,16 +1,17 @@
 // `workbook contest ...` in a build without the contest (its libraries were not installed when
 // CMake configured): the verb stays in --help, and any use of it says what to install instead of
 // failing to parse.
-#include "contest_cmd.hpp"
+#include "server/commands.hpp"
 #include "lab.hpp"
 
 #include "workbook/errors.hpp"
 
 #include <fmt/format.h>
 
-namespace workbook::cli {
+namespace workbook::server {
 
-std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, const std::string&, const std::string&) {
+std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, const std::string&, const std::string&,
+                                         CommandHooks) {
     contest = app.add_subcommand("contest", "the matmul contest (not in this build: see `workbook contest`)");
     // Whatever follows (`--help` too) reaches the message below instead of a parse error.
     contest->prefix_command();
@@ -24,6 +25,10 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
         return exit_error;
     };
 }
+
+}  // namespace workbook::server
+
+namespace workbook::cli {
 
 // Joining a class talks to the contest's server: the same libraries.
 ClassInfo lab_hello(const std::string&, const std::string&) {

@@ -2,7 +2,6 @@
 // the other verbs are for one-off use and scripts. Exit status: 0 ok, 1 a check failed, 2 error.
 #include "checker.hpp"
 #include "tune.hpp"
-#include "contest_cmd.hpp"
 #include "handin.hpp"
 #include "lab.hpp"
 #include "reset.hpp"
@@ -11,6 +10,7 @@
 #include "workspace.hpp"
 
 #include "workbook/grading/commands.hpp"
+#include "server/commands.hpp"
 
 #include "workbook/device.hpp"
 #include "workbook/doctor.hpp"
@@ -173,7 +173,14 @@ int main(int argc, char** argv) {
     // The instructor's verbs (grade, calibrate, gradescope-package) are the grader's front door.
     const auto run_instructor = workbook::grading::add_commands(app, root, build);
     CLI::App* contest = nullptr;
-    const auto run_contest = cli::add_contest_command(app, contest, root, build);
+    const cli::Style out_style = cli::Style::for_fd(1);
+    workbook::server::CommandHooks hooks;
+    hooks.joined_token = [&root](const std::string& server) {
+        const auto c = cli::read_class_file(fs::path(root) / ".workbook" / "class.toml");
+        return c && c->server == server ? c->token : std::string();
+    };
+    hooks.bold = [out_style](const std::string& t) { return out_style.bold(t); };
+    const auto run_contest = workbook::server::add_contest_command(app, contest, root, build, hooks);
     app.require_subcommand(0, 1);
     CLI11_PARSE(app, argc, argv);
 

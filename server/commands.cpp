@@ -1,8 +1,6 @@
 // The contest verbs (see contest_cmd.hpp).
-#include "contest_cmd.hpp"
+#include "server/commands.hpp"
 
-#include "lab.hpp"
-#include "term.hpp"
 
 #include "contest/alias.hpp"
 #include "contest/board.hpp"
@@ -13,10 +11,8 @@
 #include "contest/reference.hpp"
 #include "contest/run_one.hpp"
 #include "contest/window.hpp"
-#ifdef WORKBOOK_CONTEST_SERVE
 #include "server/serve.hpp"
 #include "server/slurm_jobs.hpp"
-#endif
 
 #include "workbook/device.hpp"
 #include "workbook/errors.hpp"
@@ -30,7 +26,7 @@
 #include <memory>
 #include <thread>
 
-namespace workbook::cli {
+namespace workbook::server {
 
 namespace {
 
@@ -106,7 +102,7 @@ int check_kernel(const std::string& file, int n, contest::JudgeOptions options) 
 }
 
 std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, const std::string& root,
-                                         const std::string& build) {
+                                         const std::string& build, CommandHooks hooks) {
     auto a = std::make_shared<ContestArgs>();
     contest = app.add_subcommand("contest", "the matmul contest: submit kernels, judge them, show the board");
     contest->add_option("--db", a->db, "the contest database")->capture_default_str();
@@ -246,7 +242,6 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
                     "judge without the Oclgrind race pass (refused otherwise when Oclgrind is missing; see README)");
     judge->add_flag("!--no-sandbox", a->judge.sandbox,
                     "run the entries' runner without bubblewrap (NOT safe against hostile entries; said at start)");
-#ifdef WORKBOOK_CONTEST_SERVE
     auto* serve = contest->add_subcommand("serve", "the leaderboard web page, its JSON API and the upload endpoint");
     serve->add_option("--devices", a->devices,
                       "a zoo file: judge each submission on every device it lists, here or through Slurm, one board "
@@ -331,8 +326,10 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
                       "the instructor's token for /lab (created at the first start, mode 0600; default: "
                       "<db>.instructor-token)")
         ->needs(lab);
-#endif
 
+    // Plain text where the hooks give no bold (a test's own app).
+    const std::function<std::string(const std::string&)> bold =
+        hooks.bold ? hooks.bold : [](const std::string& t) { return t; };
     const std::string* course_root = &root;  // both set once the command line is parsed
     const std::string* course_build = &build;
     return [=]() -> int {
@@ -342,28 +339,19 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             fmt::print("{}", contest::reference_submission(contest::reference_params(choice.device, a->reference_n)));
             return exit_ok;
         }
-#ifdef WORKBOOK_CONTEST_SERVE
         if (*judge_job) return server::judge_job(a->job);
         if (*check_job) return server::check_job(a->check_job);
         if (!a->server.empty()) {
-            std::string token = a->token;
-            if (token.empty())  // the class this workbook joined, when it is this server
-                if (const auto c = read_class_file(std::filesystem::path(*course_root) / ".workbook" / "class.toml");
-                    c && c->server == a->server)
-                    token = c->token;
+            // The class this workbook joined, when it is this server.
+            const std::string token = !a->token.empty() ? a->token : hooks.joined_token ? hooks.joined_token(a->server) : "";
             const client::ClientOptions client{a->server, token, a->alias};
             if (*submit) {
                 contest::parse_declaration(read_file(a->file));  // a clear error now rather than a rejection later
                 return client::client_submit(client, a->file);
             }
             if (*status) return client::client_status(client);
-            const Style style = Style::for_fd(1);
-            return client::client_board(client, [&](const std::string& t) { return style.bold(t); });
+            return client::client_board(client, bold);
         }
-#else
-        if (!a->server.empty())
-            throw Error("this build has no contest client (it needs libcpp-httplib-dev: scripts/setup.sh --all)");
-#endif
         if (*check) return check_kernel(a->file, a->check_n, a->judge);
         contest::Database db(a->db);
         if (*submit) {
@@ -420,8 +408,6 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             return exit_ok;
         }
         if (*board) {
-            const Style style = Style::for_fd(1);
-            const auto bold = [&](const std::string& t) { return style.bold(t); };
             fmt::print("{}", a->final_board ? contest::final_board_text(db, bold)
                                             : contest::board_text(db, bold, a->public_board));
             return exit_ok;
@@ -436,8 +422,7 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
                            e.status == "done" ? fmt::format(", {:.2f} GFLOPS", e.gflops) : ": " + e.reason);
                 std::fflush(stdout);
             });
-            const Style style = Style::for_fd(1);
-            fmt::print("\n{}", contest::final_board_text(db, [&](const std::string& t) { return style.bold(t); }));
+            fmt::print("\n{}", contest::final_board_text(db, bold));
             return exit_ok;
         }
         if (*open) {
@@ -490,7 +475,6 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             fmt::print("the server's zoo (contest serve --devices) judges them\n");
             return exit_ok;
         }
-#ifdef WORKBOOK_CONTEST_SERVE
         if (*serve) {
             server::ServeOptions so;
             so.db = a->db;
@@ -541,9 +525,8 @@ std::function<int()> add_contest_command(CLI::App& app, CLI::App*& contest, cons
             contest::check_race_pass(a->judge);
             return server::serve(so);
         }
-#endif
         return exit_error;
     };
 }
 
-}  // namespace workbook::cli
+}  // namespace workbook::server
