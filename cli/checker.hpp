@@ -1,10 +1,10 @@
-// Checking one exercise the way the CLI does: rebuild only its graded test from the student's
-// files, run it with the exercise's time limit, and, when it passes, run it once more under the
-// Oclgrind race check. The result says where it stopped, concisely (file:line first), with the
-// full log kept for --verbose.
+// Checking one exercise the way the CLI does (harness/local_check.hpp: build, test, race check,
+// speed check), over the student's workspace, and the result as the student sees it.
 #pragma once
 
 #include "workspace.hpp"
+
+#include "workbook/harness/local_check.hpp"
 
 #include <functional>
 #include <string>
@@ -12,36 +12,20 @@
 
 namespace workbook::cli {
 
-enum class Stage { build, kernel_build, test, race, passed };
+using harness::CheckResult;
+using harness::Stage;
+using harness::stage_message;
+using harness::summarize_build_output;
 
-struct CheckResult {
-    Stage stage = Stage::build;
-    bool passed() const { return stage == Stage::passed; }
-    std::vector<std::string> problems;  // the concise lines: compiler errors or failed checks
-    std::string log;                    // everything, capped
-    std::string race_note;              // e.g. "race check: clean (1.4 s)" or why it was skipped
-    std::string speed;                  // a rung graded on speed: its table and verdict, shown pass or fail
-    std::string timeline;               // "timeline picture: PATH" where the test drew one (exercise 13)
-    std::string failure;                // the first failure's kind (workbook/failure_kind.hpp); "" when passed
-    double build_s = 0, test_s = 0, race_s = 0;
-};
+inline CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
+                                  const std::function<void(const std::string&)>& step = {}) {
+    return harness::check_exercise(ws.tree(), ws.state_dir(), ex, step);
+}
 
-// `step` is told what is happening ("building", "testing", ...), for a progress line.
-CheckResult check_exercise(const Workspace& ws, const Exercise& ex,
-                           const std::function<void(const std::string&)>& step = {});
-
-// The compiler's and linker's error lines from a build log, each with the line after it.
-std::vector<std::string> summarize_build_output(const std::string& output);
-
-// One line: "PASS 02 Vector addition" or "FAIL 02 ...: the kernel does not build" etc.
-std::string stage_message(Stage stage);
-
-}  // namespace workbook::cli
-
-namespace workbook::cli {
 struct Style;
 // The result as the student sees it: PASS/FAIL with the stage, then the problems (at most
 // `max_problems`), then the race-check note; `verbose` appends the whole log.
 std::string format_result(const Exercise& ex, const CheckResult& r, const Style& style, bool verbose,
                           std::size_t max_problems = 3);
+
 }  // namespace workbook::cli
