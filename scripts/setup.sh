@@ -30,7 +30,7 @@ student=(
 # The instructor's and the test suite's. Without them CMake leaves out the parts that need them
 # and says which (cmake/parts.cmake).
 rest=(
-  bubblewrap zip unzip procps python3                              # the grader: sandbox, zips; its tests
+  bubblewrap zip unzip procps python3 python3-yaml                 # the grader: sandbox, zips; its tests (yaml: classroom)
   libsqlitecpp-dev libcpp-httplib-dev libutf8proc-dev libssl-dev pkg-config  # the contest
   chromium                                                         # the contest page's test
   libopenblas-dev libclblast-dev                                   # the bench's BLAS rows
