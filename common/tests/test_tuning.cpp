@@ -1,5 +1,7 @@
-// Unit tests: tuned choices (tuning.hpp), their lines in a kernel file and the reference file.
+// Unit tests: tuned choices (tuning.hpp), their lines in a kernel file and the reference file, and
+// the tuner's ranking rule (tuning_rank.hpp) on made-up timings.
 #include "workbook/tuning.hpp"
+#include "workbook/tuning_rank.hpp"
 
 #include <doctest/doctest.h>
 
@@ -101,4 +103,78 @@ TEST_CASE("the reference file: stored per exercise and device, read back, other 
     CHECK(why.find("not one of the candidates") != std::string::npos);
     ::unsetenv("WORKBOOK_REFERENCE_TUNING");
     std::filesystem::remove(file);
+}
+
+// The ranking rule on made-up rounds (read the numbers as milliseconds).
+TEST_CASE("ranking: a clear winner is declared only beyond the measured spread") {
+    // 0 fastest and steady; 1 is 20% slower, 2 far slower: 0 is chosen and called clear.
+    const auto r = tuning::rank({{10.0, 10.1, 10.2, 10.1, 10.05}, {12.0, 12.1, 12.2, 12.0, 12.1}, {30, 31, 30, 32, 30}});
+    CHECK(r.clear);
+    CHECK(r.chosen == 0);
+    CHECK(r.tied == std::vector<std::size_t>{0});
+    REQUIRE(r.order.size() == 3);
+    CHECK(r.order[0].index == 0);
+    CHECK(r.order[1].index == 1);
+    CHECK(r.order[2].index == 2);
+    CHECK(r.order[0].fastest == doctest::Approx(10.0));
+    CHECK(r.order[0].next == doctest::Approx(10.05));
+    CHECK(r.order[0].median == doctest::Approx(10.1));
+    CHECK(r.order[0].spread == doctest::Approx(0.005));
+    CHECK(r.noise == doctest::Approx(tuning::noise_floor));  // both spreads under the floor
+    CHECK(tuning::clearly_slower(r.order[1], r.order[0]));
+    CHECK_FALSE(tuning::clearly_slower(r.order[0], r.order[1]));
+}
+
+TEST_CASE("ranking: candidates within the spread are tied, and the fastest round is chosen") {
+    // 0 has the fastest round (10.0) but its next is 10.4 (a 4% spread); 1's fastest (10.3) is
+    // within that: tied, and 0 chosen by the rule. 2 is 15% slower: clearly, not tied.
+    const auto r = tuning::rank({{10.0, 10.5, 10.6, 10.4, 10.5}, {10.3, 10.35, 10.3, 10.4}, {11.5, 11.6, 11.5}});
+    CHECK_FALSE(r.clear);
+    CHECK(r.tied == std::vector<std::size_t>{0, 1});
+    CHECK(r.chosen == 0);
+    CHECK(r.find(0)->spread == doctest::Approx(0.04));
+    CHECK(tuning::clearly_slower(*r.find(2), *r.find(0)));
+    // The spread of either side counts: the slower one's own 5% spread ties it too.
+    const auto other_side = tuning::rank({{10.0, 10.0, 10.0}, {10.4, 10.92, 11.0}});
+    CHECK_FALSE(other_side.clear);
+    CHECK(other_side.tied == std::vector<std::size_t>{0, 1});
+    // Steady rounds still do not make a 1% difference real: the floor.
+    const auto steady = tuning::rank({{10.1, 10.1, 10.1}, {10.0, 10.0, 10.0}});
+    CHECK_FALSE(steady.clear);
+    CHECK(steady.tied == std::vector<std::size_t>{1, 0});
+    CHECK(steady.chosen == 1);
+    // Equal in every way: the earlier given.
+    CHECK(tuning::rank({{5.0, 5.0}, {5.0, 5.0}}).chosen == 0);
+}
+
+TEST_CASE("ranking: busy rounds decide nothing") {
+    // Round 3 was busy for candidate 0 (30 instead of 10): its fastest and spread stand, so it
+    // still wins clearly. One timing per candidate, taken in that round, would have ranked it last.
+    const auto r = tuning::rank({{10.0, 10.1, 30.0, 10.05, 10.1}, {12.0, 12.1, 11.9, 12.2, 12.0}});
+    CHECK(r.clear);
+    CHECK(r.chosen == 0);
+    // Three busy rounds of five: two quiet ones still reproduce the fastest, and 0 wins clearly
+    // against a steady candidate 5% slower.
+    const auto busy = tuning::rank({{10.0, 15.0, 16.0, 14.0, 10.1}, {10.5, 10.6, 10.5, 10.7, 10.6}});
+    CHECK(busy.clear);
+    CHECK(busy.chosen == 0);
+    CHECK(busy.find(0)->median == doctest::Approx(14.0));  // the median is the load's, not ranked on
+    // One quiet round only: the fastest is not reproduced (next 14.0, a 40% spread), so nothing
+    // is called slower than it within that: a tie, said so.
+    const auto lone = tuning::rank({{10.0, 15.0, 16.0, 14.0, 15.5}, {10.5, 10.6, 10.5, 10.7, 10.6}});
+    CHECK_FALSE(lone.clear);
+    CHECK(lone.tied == std::vector<std::size_t>{0, 1});
+    CHECK(lone.chosen == 0);
+}
+
+TEST_CASE("ranking: a candidate that failed is never ranked nor chosen") {
+    // Candidate 0 failed (no rounds): of the others, 2 is clearly the faster.
+    const auto r = tuning::rank({{}, {12.0, 12.0}, {11.0, 11.1}});
+    CHECK(r.find(0) == nullptr);
+    REQUIRE(r.order.size() == 2);
+    CHECK(r.chosen == 2);
+    CHECK(r.clear);
+    const auto none = tuning::rank({{}, {}});
+    CHECK(none.order.empty());
+    CHECK(none.tied.empty());
 }

@@ -14,6 +14,7 @@
 #include "workbook/kernels.hpp"
 #include "workbook/race_check.hpp"
 #include "workbook/run_main.hpp"
+#include "workbook/tuning_rank.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <random>
 
 namespace workbook::testing {
@@ -192,6 +194,26 @@ void check_tuned_speed(const TunedSpec& spec) {
     CHECK_MESSAGE(ok, shown);
 }
 
+namespace {
+
+// The tuner's timed rounds (and at most as many again for a tie), after each candidate's check and
+// a launch to warm it up. Each round draws fresh inputs and times every candidate once, in an order
+// rotated round by round, as the speed check takes turns: a busy spell slows whichever candidates
+// it meets, and each candidate's fastest round ranks it, its next fastest saying how well that is
+// reproduced (tuning_rank.hpp).
+constexpr int tuner_rounds = 7;
+
+std::string failure_note(const std::exception& e) {
+    const std::string what = e.what();
+    std::string note = "FAILED, never chosen: " + what.substr(0, what.find('\n'));
+    if (const auto at = what.find("mmul.cl:"); at != std::string::npos)  // the build error's own line
+        note += " " + what.substr(at, what.find('\n', at) - at);
+    if (note.size() > 200) note = note.substr(0, 197) + "...";
+    return note;
+}
+
+}  // namespace
+
 int run_tuner(const TunedSpec& spec) {
     const char* out_file = std::getenv("WORKBOOK_TUNE");
     const char* ref = std::getenv("WORKBOOK_TUNE_REFERENCE");
@@ -205,22 +227,25 @@ int run_tuner(const TunedSpec& spec) {
         runner::Client reference_client({}, false);
         runner::Client& client = of_reference ? reference_client : runner::client();
         const std::string who = of_reference ? "the reference (" + spec.exercise + ")" : "your kernel";
-        fmt::print("Tuning {} on {} at N = {}: {} candidates, each checked, then timed {} times (the fastest counts)\n",
-                   who, key, n, all.size(), 3);
-        fmt::print("{:>7}  {:<52} {:>10} {:>11}  {}\n", "", "shape", "GFLOPS", "kernel", "check");
-        std::optional<tuning::Choice> best;
-        double best_s = 0;
+        fmt::print("Tuning {} on {} at N = {}: {} candidates, each checked, then timed in {} rounds that take turns\n"
+                   "(each round: fresh inputs, every candidate once, in a rotated order; more rounds of the top ones\n"
+                   "while they are tied); each ranked by its fastest round, its spread being how far its next\n"
+                   "fastest round lies above that.\n",
+                   who, key, n, all.size(), tuner_rounds);
+        std::vector<std::unique_ptr<Timed>> timed;
+        std::vector<std::string> notes(all.size(), "ok");
+        std::vector<std::vector<double>> rounds(all.size());
+        std::vector<bool> alive(all.size(), true);
         auto r = rng("tuner");
         std::mt19937_64 sample(r.next_u64());
-        const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
+        // 1. Each candidate checked at an awkward size (partial blocks both ways), then launched
+        //    once at the timed size to build and warm it up (not counted).
         for (std::size_t i = 0; i < all.size(); ++i) {
             const auto& c = all[i];
-            Timed k(client, of_reference ? spec.exercise : "student");
+            timed.push_back(std::make_unique<Timed>(client, of_reference ? spec.exercise : "student"));
+            Timed& k = *timed.back();
             k.shape = c.text();
-            double fastest = 0;
-            std::string note = "ok";
             try {
-                // An awkward size first (partial blocks both ways), then the timed size.
                 std::vector<float> cc;
                 const int odd = c.get("TSM") + c.get("TSN") / 2 + 3;
                 auto ro = rng("tuner odd", static_cast<std::uint64_t>(odd));
@@ -229,32 +254,92 @@ int run_tuner(const TunedSpec& spec) {
                 const auto expected = matmul::expected(odd, ao, bo);
                 const auto cmp = compare(expected.c, cc, matmul::tolerance(odd), expected.magnitude);
                 if (!cmp.ok()) throw Error(fmt::format("wrong at N = {}: {}", odd, matmul::describe(odd, cmp)));
-                for (int rep = 0; rep < 4; ++rep) {  // the first warms up
-                    const double t = k.run(n, a, b, &cc, cpu);
-                    matmul::check_sampled(n, a, b, cc, sample, 1024, k.who() + " while tuning");
-                    if (rep > 0 && (fastest == 0 || t < fastest)) fastest = t;
-                }
+                const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
+                k.run(n, a, b, &cc, cpu);
+                matmul::check_sampled(n, a, b, cc, sample, 1024, k.who() + " while tuning");
             } catch (const std::exception& e) {
-                fastest = 0;
-                const std::string what = e.what();
-                note = "FAILED, never chosen: " + what.substr(0, what.find('\n'));
-                if (const auto at = what.find("mmul.cl:"); at != std::string::npos)  // the build error's own line
-                    note += " " + what.substr(at, what.find('\n', at) - at);
-                if (note.size() > 200) note = note.substr(0, 197) + "...";
+                alive[i] = false;
+                notes[i] = failure_note(e);
             }
-            fmt::print("[{:>2}/{:<2}]  {:<52} {:>10} {:>11}  {}\n", i + 1, all.size(), c.text(),
-                       fastest > 0 ? fmt::format("{:.1f}", matmul::gflops(n, fastest)) : "-",
-                       fastest > 0 ? format_duration(fastest) : "-", note);
+            fmt::print("checked [{:>2}/{:<2}] {:<52} {}\n", i + 1, all.size(), c.text(), notes[i]);
             std::fflush(stdout);
-            if (fastest > 0 && (!best || fastest < best_s)) best = c, best_s = fastest;
         }
-        if (!best) {
+        // 2. The timed rounds, taking turns: every candidate that ran; then, while the top ones are
+        //    tied within noise, up to as many rounds again of the tied alone (a second quiet round
+        //    of each narrows its spread; under steady load they stay tied, and the tuner says so).
+        const auto time_round = [&](int round, const std::vector<std::size_t>& among) {
+            const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
+            std::vector<std::size_t> order;
+            for (const std::size_t i : among)
+                if (alive[i]) order.push_back(i);
+            if (!order.empty())
+                std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(round % order.size()), order.end());
+            for (const std::size_t i : order) {
+                try {
+                    std::vector<float> cc;
+                    const double t = timed[i]->run(n, a, b, &cc, cpu);
+                    matmul::check_sampled(n, a, b, cc, sample, 1024, timed[i]->who() + " while tuning");
+                    rounds[i].push_back(t);
+                } catch (const std::exception& e) {  // wrong on these inputs: out, whatever its times
+                    alive[i] = false;
+                    rounds[i].clear();
+                    notes[i] = failure_note(e);
+                }
+            }
+        };
+        std::vector<std::size_t> everyone(all.size());
+        for (std::size_t i = 0; i < all.size(); ++i) everyone[i] = i;
+        fmt::print("timing:");
+        int round = 0;
+        for (; round < tuner_rounds; ++round) {
+            time_round(round, everyone);
+            fmt::print(" {}", round + 1);
+            std::fflush(stdout);
+        }
+        for (auto ranking = tuning::rank(rounds); !ranking.clear && round < 2 * tuner_rounds; ranking = tuning::rank(rounds)) {
+            if (round == tuner_rounds) fmt::print(", then the {} tied:", ranking.tied.size());
+            time_round(round++, ranking.tied);
+            fmt::print(" {}", round);
+            std::fflush(stdout);
+        }
+        fmt::print("\n\n");
+        // 3. The ranking (tuning_rank.hpp) and the table.
+        const auto ranking = tuning::rank(rounds);
+        fmt::print("{:>7}  {:<52} {:>8} {:>12} {:>12} {:>12} {:>7}  {}\n", "", "shape", "GFLOPS", "fastest", "next", "median",
+                   "spread", "check");
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            const tuning::Ranked* k = ranking.find(i);
+            std::string note = notes[i];
+            if (k && i == ranking.chosen) note += ranking.clear ? ", chosen" : ", tied, chosen (the fastest round)";
+            else if (k && std::find(ranking.tied.begin(), ranking.tied.end(), i) != ranking.tied.end()) note += ", tied";
+            const auto ms = [&](double s) { return k ? fmt::format("{:.4f} ms", s * 1e3) : std::string("-"); };
+            fmt::print("[{:>2}/{:<2}]  {:<52} {:>8} {:>12} {:>12} {:>12} {:>7}  {}\n", i + 1, all.size(), all[i].text(),
+                       k ? fmt::format("{:.1f}", matmul::gflops(n, k->fastest)) : "-", ms(k ? k->fastest : 0),
+                       ms(k ? k->next : 0), ms(k ? k->median : 0),
+                       k ? fmt::format("{:.1f}%", k->spread * 100) : "-", note);
+        }
+        if (ranking.tied.empty()) {
             fmt::print("\nNo candidate ran correctly: nothing stored. Make the kernel correct first (`workbook check {}`).\n",
                        spec.exercise.substr(0, 2));
             return 1;
         }
-        const tuning::Line line{key, *best, matmul::gflops(n, best_s), n};
-        fmt::print("\nFastest: {} ({:.1f} GFLOPS at N = {})\n", best->text(), line.gflops, n);
+        const tuning::Ranked& chosen = *ranking.find(ranking.chosen);
+        const tuning::Choice& best = all[ranking.chosen];
+        const tuning::Line line{key, best, matmul::gflops(n, chosen.fastest), n};
+        if (ranking.order.size() == 1) {
+            fmt::print("\nChosen: {} ({:.1f} GFLOPS at N = {}), the only candidate that ran correctly\n", best.text(), line.gflops, n);
+        } else if (ranking.clear) {
+            const tuning::Ranked& second = ranking.order[1];
+            fmt::print("\nFastest: {} ({:.1f} GFLOPS at N = {}), {:.1f}% ahead of the runner-up {}, beyond the spread of "
+                       "{:.1f}%\n",
+                       best.text(), line.gflops, n, (second.fastest / chosen.fastest - 1) * 100, all[second.index].text(),
+                       ranking.noise * 100);
+        } else {
+            fmt::print("\nTied within noise: {} candidates' fastest rounds lie within their spread of the fastest. Chosen by "
+                       "the rule, the fastest round:\n{} ({:.1f} GFLOPS at N = {}); run the tuner on a quieter machine to "
+                       "tell the tied apart.\n",
+                       ranking.tied.size(), best.text(), line.gflops, n);
+        }
         if (of_reference) {
             tuning::store_reference_choice(spec.exercise, line);
             fmt::print("stored as the reference's choice for this device in {}\n", tuning::reference_file());
