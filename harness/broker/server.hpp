@@ -101,6 +101,8 @@ private:
     std::vector<cl_event> wait_list(Reader& in);
     // The event of a command: registered for the client if it asked, released otherwise.
     std::uint64_t hand_out(cl_event event, bool wanted);
+    // A command's reply: success, then its event's id (0 when the client did not ask for it).
+    Writer event_reply(cl_event event, bool wanted);
     void collect_writes();
     std::string scrub(std::string text) const;
     bool looks_like_text(const std::vector<std::byte>& value) const;

@@ -390,6 +390,12 @@ Writer Server::set_kernel_arg(Reader& in) {
     return status(CL_INVALID_ARG_VALUE);
 }
 
+Writer Server::event_reply(cl_event event, bool wanted) {
+    Writer w = status(CL_SUCCESS);
+    w.put(hand_out(event, wanted));
+    return w;
+}
+
 Writer Server::enqueue_ndrange(Reader& in) {
     const auto queue_id = in.get<std::uint64_t>();
     const auto queue = static_cast<cl_command_queue>(lookup(Kind::Queue, queue_id));
@@ -420,9 +426,7 @@ Writer Server::enqueue_ndrange(Reader& in) {
     clRetainEvent(event);
     run.event = event;
     runs_.push_back(std::move(run));
-    Writer w = status(CL_SUCCESS);
-    w.put(hand_out(event, want));
-    return w;
+    return event_reply(event, want);
 }
 
 std::vector<Staged> Server::stage_inputs(cl_command_queue queue, cl_kernel kernel, std::vector<cl_event>& waits) {
@@ -513,9 +517,7 @@ Writer Server::enqueue_write(Reader& in) {
     clFlush(queue);
     clRetainEvent(event);
     writes_.emplace_back(event, std::move(staging));
-    Writer w = status(CL_SUCCESS);
-    w.put(hand_out(event, want));
-    return w;
+    return event_reply(event, want);
 }
 
 Writer Server::enqueue_copy(Reader& in) {
@@ -532,9 +534,7 @@ Writer Server::enqueue_copy(Reader& in) {
                                            static_cast<cl_uint>(waits.size()), waits.empty() ? nullptr : waits.data(),
                                            &event);
     if (err != CL_SUCCESS) return status(err);
-    Writer w = status(CL_SUCCESS);
-    w.put(hand_out(event, want));
-    return w;
+    return event_reply(event, want);
 }
 
 Writer Server::enqueue_fill(Reader& in) {
@@ -551,9 +551,7 @@ Writer Server::enqueue_fill(Reader& in) {
                                            static_cast<cl_uint>(waits.size()), waits.empty() ? nullptr : waits.data(),
                                            &event);
     if (err != CL_SUCCESS) return status(err);
-    Writer w = status(CL_SUCCESS);
-    w.put(hand_out(event, want));
-    return w;
+    return event_reply(event, want);
 }
 
 Writer Server::enqueue_sync(Reader& in, bool barrier) {
@@ -567,9 +565,7 @@ Writer Server::enqueue_sync(Reader& in, bool barrier) {
                                : clEnqueueMarkerWithWaitList(queue, n, list, &event);
     if (err != CL_SUCCESS) return status(err);
     clFlush(queue);
-    Writer w = status(CL_SUCCESS);
-    w.put(hand_out(event, want));
-    return w;
+    return event_reply(event, want);
 }
 
 Writer Server::wait(Reader& in) {
