@@ -46,7 +46,7 @@ WB_BUILD_DIR ?= $(WB_TOP)/build-make
 
 # --- Flags, as common/CMakeLists.txt gives them -----------------------------------------------
 WB_DEFINES := -DCL_HPP_ENABLE_EXCEPTIONS -DCL_HPP_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) \
-  -DCL_HPP_MINIMUM_OPENCL_VERSION=110 -DCL_TARGET_OPENCL_VERSION=$(OPENCL_VERSION) -DFMT_HEADER_ONLY=1
+  -DCL_HPP_MINIMUM_OPENCL_VERSION=110 -DCL_TARGET_OPENCL_VERSION=$(OPENCL_VERSION)
 WB_COMMON_INC := -I$(WB_TOP)/common/include
 WB_TESTING_INC := -I$(WB_TOP)/harness/testing/include -I$(WB_TOP)/harness/include -I$(WB_TOP)/harness/runner/include
 # Warnings first, so a -Wno-... in CXXFLAGS wins; project includes before CPPFLAGS' -I paths.
