@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "workbook/embedded_kernel.hpp"  // EmbeddedKernel
+
 namespace workbook {
 
 struct KernelSource {
@@ -41,11 +43,5 @@ public:
 
 // Names of the kernel files this program embeds, in registration order.
 std::vector<std::string> embedded_kernel_names();
-
-// Registers one embedded file. Only generated code creates these, as static objects.
-class EmbeddedKernel {
-public:
-    EmbeddedKernel(const char* name, const char* path, const char* text, std::size_t size);
-};
 
 }  // namespace workbook
