@@ -48,6 +48,9 @@ solved() {
 inject() { sed -i "/^void vadd_on_device/a $2" "$subs/$1/exercises/02_vadd/vadd_host.cpp"; }
 solved aaron
 solved alice
+# alice's files carry a marker that a second account looks for while the tasks grade her.
+marker="alice-private-$RANDOM$RANDOM"
+for f in "$subs/alice/exercises/02_vadd/"*; do sed -i "1i // $marker" "$f"; done
 # Slow but correct (half a second a call), and first in task 0's chunk (aaron, alice): it is under
 # test long enough for the task to be stopped then.
 inject aaron 'std::this_thread::sleep_for(std::chrono::milliseconds(500));'
@@ -65,6 +68,8 @@ solved snoop && inject snoop 'std::system("echo SNOOP; cat '"$out"'/secret.toml 
 sed -i '1i #include <cstdio>\n#include <cstdlib>' "$subs/snoop/exercises/02_vadd/vadd_host.cpp"
 printf 'secret_seed = 424242424242\n' > "$work/grading.toml"
 args=(--only 01 --only 02 --jobs 1 --timeout 20 --config "$work/grading.toml")
+# The instructor's submissions folder is theirs alone (as the class server keeps its checks).
+chmod -R go-rwx "$subs"
 
 t0=$(date +%s)
 "$wb" grade "$subs" --out "$local_out" "${args[@]}" > "$work/local.log" 2>&1 ||
@@ -72,7 +77,11 @@ t0=$(date +%s)
 echo "local run: $(($(date +%s) - t0)) s"
 cat "$local_out/gradebook.csv"
 
-# Through Slurm: two submissions a task, three tasks, two at once (one CPU each on two).
+# Through Slurm: two submissions a task, three tasks, two at once (one CPU each on two); all the
+# while another account on the node reads every path on every command line (snoop_lib.sh).
+. "$here/../grade/snoop_lib.sh"
+trap 'snoop_stop; stop_slurm' EXIT
+SNOOP_PAUSE=0.3 snoop_start "$work" "$marker" alice
 t0=$(date +%s)
 "$wb" grade "$subs" --out "$out" "${args[@]}" --slurm --per-task 2 --array-limit 2 > "$work/submit.log" 2>&1 ||
     { cat "$work/submit.log"; fail "the submission failed"; }
@@ -92,6 +101,9 @@ echo "cancelled task 0 of job $job while it graded aaron"
 "$wb" grade --out "$out" --wait > "$work/wait.log" 2>&1 || { cat "$work/wait.log"; fail "collecting the Slurm run failed"; }
 cat "$work/wait.log"
 echo "Slurm run: $(($(date +%s) - t0)) s"
+snoop_stop
+verdict=$(snoop_verify "$work" alice 2>&1) || fail "on the Slurm node: $verdict"
+echo "ok: on the Slurm node, $verdict"
 grep -q "task 0 was stopped while it tested a submission: that one goes on in a task of its own (array index 4), the other 1 of its chunk without it" "$work/wait.log" ||
     fail "the submission under test was not moved to a task of its own"
 grep -q "submitted once more as job [0-9]* (array indices 0,4)" "$work/wait.log" || fail "the two tasks were not submitted"
