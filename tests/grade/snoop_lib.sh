@@ -26,16 +26,17 @@ snoop_start() {
 #!/bin/bash
 marker=$1 out=$2 scratch=$3 student=$4 pause=$5
 while [ ! -e "$out/stop" ]; do
+    # Each path once a round, however many command lines name it (a sandbox's names dozens).
     for c in /proc/[0-9]*/cmdline; do
         args=$(tr '\0' ' ' < "$c" 2>/dev/null)
-        case "$args" in *snoop.sh*) ;; *"$student"*) echo "$args" >> "$out/names" ;; esac
-        tr '\0' '\n' < "$c" 2>/dev/null | grep -o '/[^ =:]*' | sort -u | while read -r p; do
-            if [ -f "$p" ]; then
-                grep -ls -e "$marker" "$p" 2>/dev/null | sed "s|^|$p: |"
-            elif [ -d "$p" ] && case "$p/" in "$scratch"/*|/tmp/?*) true ;; *) false ;; esac; then
-                grep -rls -e "$marker" "$p" 2>/dev/null | head -3 | sed "s|^|$p: |"
-            fi
-        done
+        case "$args" in *snoop.sh*) continue ;; *"$student"*) echo "$args" >> "$out/names" ;; esac
+        tr '\0' '\n' < "$c" 2>/dev/null | grep -o '/[^ =:]*'
+    done | sort -u | while read -r p; do
+        if [ -f "$p" ]; then
+            grep -ls -e "$marker" "$p" 2>/dev/null | sed "s|^|$p: |"
+        elif [ -d "$p" ] && case "$p/" in "$scratch"/*|/tmp/?*) true ;; *) false ;; esac; then
+            grep -rls -e "$marker" "$p" 2>/dev/null | head -3 | sed "s|^|$p: |"
+        fi
     done >> "$out/hits"
     echo . >> "$out/rounds"
     sleep "$pause"
