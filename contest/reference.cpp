@@ -24,10 +24,10 @@ ReferenceParams cpu_params(int vw, int mr, int rb, int kc) {
     return {true, {{"VW", vw}, {"MR", mr}, {"RB", rb}, {"KC", kc}}};
 }
 ReferenceParams gpu_params(int tsm, int tsn, int tsk, int wptm, int wptn, int pada = 4, int swz = 1, int pref = 0,
-                           int ks = 1) {
+                           int ks = 1, int lsplit = 0) {
     return {false,
             {{"TSM", tsm}, {"TSN", tsn}, {"TSK", tsk}, {"WPTM", wptm}, {"WPTN", wptn}, {"PADA", pada}, {"SWZ", swz},
-             {"PREF", pref}, {"KS", ks}}};
+             {"PREF", pref}, {"KS", ks}, {"LSPLIT", lsplit}}};
 }
 
 // Which source suits the device; WORKBOOK_REFERENCE_KERNEL=gpu or cpu overrides it (the tests run
@@ -54,7 +54,7 @@ ReferenceParams cpu_default(const cl::Device& d) {
 // work-group limit and local memory.
 std::string unfit(const cl::Device& d, const ReferenceParams& p) {
     for (const auto& [k, v] : p.values)
-        if (v < (k == "PADA" || k == "PREF" ? 0 : 1)) return fmt::format("{}={} is out of range", k, v);
+        if (v < (k == "PADA" || k == "PREF" || k == "LSPLIT" ? 0 : 1)) return fmt::format("{}={} is out of range", k, v);
     std::size_t group = 1, floats = 0;
     if (p.cpu) {
         if (p.get("VW") != 4 && p.get("VW") != 8 && p.get("VW") != 16) return "VW must be 4, 8 or 16";
@@ -67,6 +67,10 @@ std::string unfit(const cl::Device& d, const ReferenceParams& p) {
         group = static_cast<std::size_t>(tsm / wm) * (tsn / wn) * ks;
         if ((tsm * tsk / 4) % group || (tsk * tsn / 4) % group || tsm * tsk / 4 < int(group) || tsk * tsn / 4 < int(group))
             return "the tiles are not whole float4s per work-item";
+        // LSPLIT: 1 stages B's loads then A's; n > 1 stages n equal chunks, one per n-th of the k-steps.
+        const int loads = (tsm * tsk / 4 + tsk * tsn / 4) / int(group), lsplit = p.get("LSPLIT"), steps = tsk / ks;
+        if ((lsplit > 1 && loads % lsplit) || steps < std::max(lsplit, lsplit == 1 ? 2 : 1))
+            return "LSPLIT does not divide the loads or the k-steps";
         floats = 2 * static_cast<std::size_t>(tsk) * (tsm + p.get("PADA") + tsn);
         if (ks > 1) floats = std::max<std::size_t>(floats, static_cast<std::size_t>(tsm) * tsn);
     }
@@ -77,7 +81,8 @@ std::string unfit(const cl::Device& d, const ReferenceParams& p) {
 }
 
 // The GPU shapes the default chooses among, with what each sustains relative to the largest when
-// the compute units are full (measured on the H100 at N = 4096, results/h100_tune_sizes.txt): more
+// the compute units are full (measured on the H100 at N = 4096, results/h100_tune_sizes.txt; 128x192
+// on the H200 at N = 8192, where its last wave is full, results/2026-11-28-h200-reference): more
 // outputs per work-item mean fewer local-memory reads per multiply-add.
 struct Shape {
     ReferenceParams p;
@@ -86,9 +91,10 @@ struct Shape {
 const std::vector<Shape>& gpu_shapes() {
     static const std::vector<Shape> shapes{
         {gpu_params(128, 256, 16, 8, 16, 0), 1.00},         // 8x16 per work-item, 255 registers; exactly 48 KiB
+        {gpu_params(128, 192, 16, 8, 12, 4, 1, 1), 0.99},   // 8x12: N = 3000 in 3 waves of 132 (128x256: 2.2)
         {gpu_params(256, 128, 8, 16, 8), 0.97},             // 16x8, for devices with less local memory
         {gpu_params(128, 64, 16, 8, 8, 4, 1, 1), 0.94},     // 8x8 in groups of 128: several groups per unit
-        {gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2), 0.85}, // 12x12, split in two along k (N = 1536: 2 groups per unit)
+        {gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2, 3), 0.85}, // 12x12, split in two along k (N = 1536: 2 groups per unit)
         {gpu_params(64, 128, 16, 8, 8, 4, 1, 1, 2), 0.85},  // 8x8 split in two along k: 256 work-items per tile
         {gpu_params(32, 64, 32, 4, 4, 4, 1, 0, 2), 0.64},   // 4x4, split in two: for the smallest N
     };
@@ -192,6 +198,8 @@ std::vector<ReferenceParams> reference_candidates(const cl::Device& device, int 
     const int units = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
     const auto groups = [&](int tsm, int tsn) { return ((n + tsm - 1) / tsm) * ((n + tsn - 1) / tsn); };
     for (const auto& p : {gpu_params(128, 64, 16, 8, 8, 4, 1, 1, 2), gpu_params(96, 96, 16, 12, 12, 4, 1, 1),
+                          gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2), gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2, 1),
+                          gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 2),
                           gpu_params(32, 64, 16, 4, 4),
                           gpu_params(64, 64, 16, 8, 8, 4, 1, 1, 4), gpu_params(64, 64, 32, 4, 4, 4, 1, 0, 2),
                           gpu_params(32, 64, 32, 4, 4, 4, 1, 0, 2), gpu_params(64, 96, 32, 8, 12, 4, 1, 1, 4),
@@ -238,7 +246,9 @@ ReferenceParams reference_params(const cl::Device& device, int n, std::string* f
                                   file);
             if (entry) {
                 ReferenceParams p{(*entry)["kernel"].value_or(std::string()) == "cpu", {}};
-                for (const auto& [k, v] : expected.values) p.values.emplace_back(k, (*entry)[k].value_or(v));
+                // An entry stored before LSPLIT existed ran without it.
+                for (const auto& [k, v] : expected.values)
+                    p.values.emplace_back(k, (*entry)[k].value_or(k == "LSPLIT" ? 0 : v));
                 const std::string bad = p.cpu != expected.cpu ? "it is for the other kernel source" : unfit(device, p);
                 if (bad.empty()) {
                     if (from) *from = fmt::format("tuned for size class {}, from {}", size_class(n), file);

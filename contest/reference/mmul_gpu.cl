@@ -25,6 +25,14 @@
 // KS (default 1) splits each tile's k-steps between KS slices of the work-group (its third
 // dimension), each with its own accumulators, added through local memory at the end: KS times the
 // work-items per tile of C, for sizes whose few tiles would leave a compute unit short of warps.
+// LSPLIT (default 0) stages the next tiles' global loads in chunks instead of all at the start of a
+// tile: 1 loads B's share first and stores it to the other buffer half-way through the k-steps,
+// then A's; n > 1 makes n equal chunks (A's loads first), chunk c loaded at step c * STEPS / n and
+// stored one chunk later. Fewer registers then hold loads in flight (on the H200: 96x96 split in
+// two along k with LSPLIT=3 +3% at N = 1536; 128x256 with PREF and LSPLIT=2 within 1%; issue 64,
+// bench/results/contest-reference/NOTES.md).
+// (A warp's work-items as a block rather than rows, and the multiply-adds column by column, were
+// tried too: both only slowed the H200, NOTES.md item 12.)
 #ifndef PADA
 #define PADA 4
 #endif
@@ -37,6 +45,9 @@
 #ifndef KS
 #define KS 1
 #endif
+#ifndef LSPLIT
+#define LSPLIT 0
+#endif
 #define RTSM (TSM / WPTM)          // work-items along the rows
 #define RTSN (TSN / WPTN)          // work-items along the columns
 #define THREADS (RTSM * RTSN)     // work-items per slice
@@ -47,6 +58,28 @@
 #if LOADS_A < 1 || LOADS_B < 1 || LOADS_A * LOADERS * 4 != TSM * TSK || LOADS_B * LOADERS * 4 != TSK * TSN || \
     WPTM % 4 || WPTN % 4 || PADA % 4 || STEPS * KS != TSK
 #error "tile sizes: each work-item must load whole float4s of both tiles, WPTM, WPTN, PADA be multiples of 4, KS divide TSK"
+#endif
+// Staging of the next tiles' loads in chunks (LSPLIT): chunk c holds loads CSTART(c) ..
+// CSTART(c) + CSIZE(c) - 1 in staging order, at most CH of them.
+#if LSPLIT == 1                   // two chunks: B's loads, then A's
+#define CHUNKS 2
+#define ORDER_B_FIRST 1
+#define CH (LOADS_A > LOADS_B ? LOADS_A : LOADS_B)
+#define CSTART(c) ((c) ? LOADS_B : 0)
+#define CSIZE(c) ((c) ? LOADS_A : LOADS_B)
+#else                             // LSPLIT equal chunks (one when LSPLIT is 0), A's loads first
+#define CHUNKS (LSPLIT > 1 ? LSPLIT : 1)
+#define ORDER_B_FIRST 0
+#define CH ((LOADS_A + LOADS_B) / CHUNKS)
+#define CSTART(c) ((c) * CH)
+#define CSIZE(c) CH
+#endif
+// Load number idx in staging order is A's load IDX_A(idx) when IS_A(idx), else B's IDX_B(idx).
+#define IS_A(idx) (ORDER_B_FIRST ? (idx) >= LOADS_B : (idx) < LOADS_A)
+#define IDX_A(idx) (ORDER_B_FIRST ? (idx) - LOADS_B : (idx))
+#define IDX_B(idx) (ORDER_B_FIRST ? (idx) : (idx) - LOADS_A)
+#if (LSPLIT != 1 && (LOADS_A + LOADS_B) % CHUNKS) || STEPS < CHUNKS
+#error "LSPLIT must divide the float4 loads per work-item and be at most the k-steps per slice"
 #endif
 
 // M's element (row, col), or 0 outside the matrix.
@@ -71,8 +104,10 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
     __local float(*Bs)[TSK][TSN] = (__local float(*)[TSK][TSN])((__local float*)shared + 2 * TSK * (TSM + PADA));
 #endif
 
-    const int tx = get_local_id(0), ty = get_local_id(1), tz = get_local_id(2);
-    const int tid = (tz * RTSM + ty) * RTSN + tx;
+    const int tz = get_local_id(2);
+    const int tid = (tz * RTSM + get_local_id(1)) * RTSN + get_local_id(0);
+    // (tx, ty): the work-item's place among the RTSN x RTSM that share the tile of C.
+    const int tx = get_local_id(0), ty = get_local_id(1);
     int gx = get_group_id(0), gy = get_group_id(1);
 #if SWZ > 1
     {   // Group number g, in row-major order, takes the tile at row (g mod rows) and column
@@ -88,39 +123,49 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
     // float4 global accesses need rows that start on 16-byte boundaries.
     const bool aligned = (N % 4) == 0;
 
-    float4 ra[LOADS_A], rb[LOADS_B];
-    // Work-item i's share of tile t: A rows of TSK/4 float4s, B rows of TSN/4 float4s.
-#define LOAD_TILES(t)                                                                          \
+    // Work-item i's share of a pair of tiles: LOADS_A float4s of A (rows of TSK/4 float4s), then
+    // LOADS_B of B (rows of TSN/4 float4s), numbered 0 .. LOADS - 1 in that order and staged in
+    // registers in CHUNKS chunks of CH (one chunk, all of them, unless LSPLIT says otherwise).
+    float4 st[CH];
+#define A_PLACE(idx, t)                                                                        \
+    const int f = tid + IDX_A(idx) * LOADERS, gr = row0 + f / (TSK / 4), gk = (t) * TSK + (f % (TSK / 4)) * 4;
+#define B_PLACE(idx, t)                                                                        \
+    const int f = tid + IDX_B(idx) * LOADERS, gk = (t) * TSK + f / (TSN / 4);                  \
+    const int gc = col0 + (f % (TSN / 4)) * 4;
+    // Chunk c of tile t into st; the float4 path chosen once per chunk, not per load.
+#define LOAD_CHUNK(c, t)                                                                       \
     if (aligned) {                                                                             \
-        _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                  \
-            const int f = tid + i * LOADERS, gr = row0 + f / (TSK / 4);                        \
-            const int gk = (t) * TSK + (f % (TSK / 4)) * 4;                                    \
-            ra[i] = (gr < N && gk < N) ? *(__global const float4*)(A + gr * N + gk) : (float4)(0.0f); \
-        }                                                                                      \
-        _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                  \
-            const int f = tid + i * LOADERS, gk = (t) * TSK + f / (TSN / 4);                   \
-            const int gc = col0 + (f % (TSN / 4)) * 4;                                         \
-            rb[i] = (gk < N && gc < N) ? *(__global const float4*)(B + gk * N + gc) : (float4)(0.0f); \
+        _Pragma("unroll") for (int j = 0; j < CSIZE(c); j++) {                                       \
+            if (IS_A(CSTART(c) + j)) {                                                      \
+                A_PLACE(CSTART(c) + j, t)                                                       \
+                st[j] = (gr < N && gk < N) ? *(__global const float4*)(A + gr * N + gk) : (float4)(0.0f); \
+            } else {                                                                           \
+                B_PLACE(CSTART(c) + j, t)                                                       \
+                st[j] = (gk < N && gc < N) ? *(__global const float4*)(B + gk * N + gc) : (float4)(0.0f); \
+            }                                                                                  \
         }                                                                                      \
     } else {                                                                                   \
-        _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                  \
-            const int f = tid + i * LOADERS;                                                   \
-            ra[i] = at4(A, N, row0 + f / (TSK / 4), (t) * TSK + (f % (TSK / 4)) * 4);          \
-        }                                                                                      \
-        _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                  \
-            const int f = tid + i * LOADERS;                                                   \
-            rb[i] = at4(B, N, (t) * TSK + f / (TSN / 4), col0 + (f % (TSN / 4)) * 4);          \
+        _Pragma("unroll") for (int j = 0; j < CSIZE(c); j++) {                                       \
+            if (IS_A(CSTART(c) + j)) {                                                      \
+                A_PLACE(CSTART(c) + j, t)                                                       \
+                st[j] = at4(A, N, gr, gk);                                                     \
+            } else {                                                                           \
+                B_PLACE(CSTART(c) + j, t)                                                       \
+                st[j] = at4(B, N, gk, gc);                                                     \
+            }                                                                                  \
         }                                                                                      \
     }
-#define STORE_TILES(buf)                                                                       \
-    _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                      \
-        const int f = tid + i * LOADERS, r = f / (TSK / 4), k = (f % (TSK / 4)) * 4;           \
-        As[buf][k][r] = ra[i].x; As[buf][k + 1][r] = ra[i].y;                                  \
-        As[buf][k + 2][r] = ra[i].z; As[buf][k + 3][r] = ra[i].w;                              \
-    }                                                                                          \
-    _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                      \
-        const int f = tid + i * LOADERS, k = f / (TSN / 4), c = (f % (TSN / 4)) * 4;           \
-        *(__local float4*)&Bs[buf][k][c] = rb[i];                                              \
+    // st into buffer buf: A transposed (k-major), B as it is.
+#define STORE_CHUNK(c, buf)                                                                    \
+    _Pragma("unroll") for (int j = 0; j < CSIZE(c); j++) {                                           \
+        if (IS_A(CSTART(c) + j)) {                                                          \
+            const int f = tid + IDX_A(CSTART(c) + j) * LOADERS, r = f / (TSK / 4), k = (f % (TSK / 4)) * 4; \
+            As[buf][k][r] = st[j].x; As[buf][k + 1][r] = st[j].y;                              \
+            As[buf][k + 2][r] = st[j].z; As[buf][k + 3][r] = st[j].w;                          \
+        } else {                                                                               \
+            const int f = tid + IDX_B(CSTART(c) + j) * LOADERS, k = f / (TSN / 4), c4 = (f % (TSN / 4)) * 4; \
+            *(__local float4*)&Bs[buf][k][c4] = st[j];                                         \
+        }                                                                                      \
     }
 
     float acc[WPTM][WPTN];
@@ -130,12 +175,20 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
         for (int n = 0; n < WPTN; n++) acc[m][n] = 0.0f;
 
     const int tiles = (N + TSK - 1) / TSK;
-    LOAD_TILES(0)
-    STORE_TILES(0)
+    #pragma unroll
+    for (int c = 0; c < CHUNKS; c++) {
+        LOAD_CHUNK(c, 0)
+        STORE_CHUNK(c, 0)
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = 0; t < tiles; t++) {
         const int buf = t & 1;
-        if (t + 1 < tiles) { LOAD_TILES(t + 1) }
+        const bool next = t + 1 < tiles;
+        // The next pair of tiles goes to registers now and to the other buffer after the maths
+        // (free since the last barrier). With CHUNKS > 1, a chunk at a time: chunk c is loaded
+        // at k-step c * STEPS / CHUNKS and stored after the next chunk's step, so fewer registers
+        // hold loads in flight.
+        if (next) { LOAD_CHUNK(0, t + 1) }
         // The work-item's rows are ty*4 .. ty*4+3 in each of WPTM/4 bands of RTSM*4 rows (and the
         // same for columns), so neighbouring work-items read neighbouring float4s. With PREF, the
         // fragments of step k+1 are read into the other register set before step k's multiply-adds.
@@ -165,8 +218,13 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
             for (int m = 0; m < WPTM; m++)
                 #pragma unroll
                 for (int n = 0; n < WPTN; n++) acc[m][n] = fma(a[k & 1][m], b[k & 1][n], acc[m][n]);
+#if CHUNKS > 1
+            #pragma unroll
+            for (int c = 1; c < CHUNKS; c++)
+                if (k == c * STEPS / CHUNKS - 1 && next) { STORE_CHUNK(c - 1, buf ^ 1) LOAD_CHUNK(c, t + 1) }
+#endif
         }
-        if (t + 1 < tiles) { STORE_TILES(buf ^ 1) }
+        if (next) { STORE_CHUNK(CHUNKS - 1, buf ^ 1) }
         // The other buffer is complete, and everyone is done reading this one before it is refilled.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
