@@ -1,6 +1,7 @@
 // Messages between checker and runner, and the checker's end of the pipes (see runner.hpp).
 #include "workbook/runner.hpp"
 
+#include "workbook/cpu_quota.hpp"
 #include "workbook/run_main.hpp"
 
 #include <fmt/format.h>
@@ -324,6 +325,23 @@ void Client::start() {
 }
 
 void Client::close(std::chrono::milliseconds grace) { stop(grace); }
+
+double Client::cpu_seconds() {
+    if (pid_ < 0) return -1;
+    const auto find = [&] {
+        cpu_pids_ = descendant_processes(pid_);
+        if (broker_pid_ > 0)
+            for (const int p : descendant_processes(broker_pid_)) cpu_pids_.push_back(p);
+        cpu_pids_of_ = pid_;
+    };
+    if (cpu_pids_of_ != pid_) find();
+    double s = processes_cpu_seconds(cpu_pids_);
+    if (s < 0) {  // one of them has gone (a wrapper that ended): look again
+        find();
+        s = processes_cpu_seconds(cpu_pids_);
+    }
+    return s;
+}
 
 bool Client::broker_available() { return ::access(broker_server_path, X_OK) == 0 && ::access(broker_icd_path, R_OK) == 0; }
 

@@ -283,7 +283,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
         n, solution.device_type, times.student.size(), "yours", gf(times.student), v.student_gain,
         fmt::format("this rung's solution ({})", spec.current), gf(times.solution), v.solution_gain,
         v.solution_spread.first, v.solution_spread.second, fmt::format("the previous rung's ({})", spec.previous),
-        gf(times.previous));
+        gf(times.previous)) + quota_note({&previous, &solution, &student});
     // Where speed cannot tell, the rung is graded on the traffic its lesson cuts (traffic.hpp): where
     // the requirement is waived, and on any CPU device. A CPU runs a group's work-items one after
     // another and its compiler vectorises across them, so its speed says little about a lesson in

@@ -179,11 +179,11 @@ void check_tuned_speed(const TunedSpec& spec) {
     const std::string shown = fmt::format(
         "speed at N = {} on {} ({} device), the fastest of {} rounds, the two kernels taking turns on fresh inputs:\n"
         "  {:<12} {:9.1f} GFLOPS  {:.2f}x the reference  at {} ({})\n"
-        "  {:<12} {:9.1f} GFLOPS  1.00x                at {} ({})\n"
+        "  {:<12} {:9.1f} GFLOPS  1.00x                at {} ({}){}\n"
         "{}",
         n, p.device_key, cpu ? "a CPU" : "a GPU", t_student.size(), "yours", matmul::gflops(n, best_student), ratio,
         p.student.text(), p.student_from, "reference", matmul::gflops(n, best_reference), p.reference.text(),
-        p.reference_from,
+        p.reference_from, quota_note({&reference, &student}),
         ok ? fmt::format("Within the {:.2f}x of the reference this rung needs.", spec.of_reference)
            : fmt::format("Your kernel is correct but too slow for this rung: it needs {:.2f}x the reference's speed on "
                          "this device and reached {:.2f}x. Tune it here (`workbook tune {}`), or compare your kernel "
@@ -318,6 +318,9 @@ int run_tuner(const TunedSpec& spec) {
                        ms(k ? k->next : 0), ms(k ? k->median : 0),
                        k ? fmt::format("{:.1f}%", k->spread * 100) : "-", note);
         }
+        std::vector<const Timed*> everyone_timed;
+        for (const auto& k : timed) everyone_timed.push_back(k.get());
+        if (const std::string q = quota_note(everyone_timed); !q.empty()) fmt::print("{}\n", q);
         if (ranking.tied.empty()) {
             fmt::print("\nNo candidate ran correctly: nothing stored. Make the kernel correct first (`workbook check {}`).\n",
                        spec.exercise.substr(0, 2));

@@ -89,6 +89,12 @@ public:
     // call starts a fresh runner.
     void close(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
 
+    // The processor time the kernel has counted so far to this client's processes (the runner,
+    // its wrappers and sandbox, the broker where one is used), read here: never reported by the
+    // runner, in which a CPU device's kernels run as native code. Negative before the runner
+    // started, or where it cannot be read.
+    double cpu_seconds();
+
     // What an observed runner wrote to stdout so far, at most `limit` bytes (the first ones).
     std::string captured_stdout(std::size_t limit = std::size_t{1} << 20) const;
 
@@ -131,6 +137,8 @@ private:
     int broker_pid_ = -1;
     int broker_report_fd_ = -1;  // our end of the pipe its report comes through
     std::string broker_report_;
+    std::vector<int> cpu_pids_;  // cpu_seconds()'s processes, found once per runner started
+    int cpu_pids_of_ = -1;       // the runner they were found for
 };
 
 // The checker's one client.
