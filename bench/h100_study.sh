@@ -27,29 +27,7 @@ source "$here/results/h100_opencl.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv
 export WORKBOOK_TUNING_FILE=$OUT/tuning.toml
 
-cublas() {
-    python3 - "$sizes" <<'PY'
-import sys, torch
-torch.backends.cuda.matmul.allow_tf32 = False
-for n in map(int, sys.argv[1].split(",")):
-    a = torch.rand(n, n, device="cuda") * 2 - 1; b = torch.rand(n, n, device="cuda") * 2 - 1
-    c = torch.empty(n, n, device="cuda")
-    for _ in range(3): torch.matmul(a, b, out=c)
-    reps = max(3, min(50, int(2e11 // (2 * n ** 3))))
-    loops, single = [], []
-    for _ in range(5):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        for _ in range(reps): torch.matmul(a, b, out=c)
-        e.record(); e.synchronize(); loops.append(s.elapsed_time(e) / 1000 / reps)
-    for _ in range(9):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); torch.matmul(a, b, out=c); e.record(); e.synchronize(); single.append(s.elapsed_time(e) / 1000)
-    loops.sort(); single.sort()
-    print(f"N={n} back-to-back x{reps}: {2*n**3/loops[2]/1e9:.1f} GFLOPS (median of 5), "
-          f"one call per event pair: {2*n**3/single[4]/1e9:.1f}")
-PY
-}
+cublas() { python3 "$here/cublas_rows.py" "$sizes"; }
 
 sass() {  # sass PATTERN: PTX, registers, spills and opcode counts of the matching kernels
     local dir=$OUT/sass-$1
