@@ -71,6 +71,26 @@ TEST_CASE("speed: each kernel's fastest round counts, so disturbed rounds move n
     CHECK_FALSE(judge_speed(spec, slow).ok);
 }
 
+TEST_CASE("speed: on a CPU a lucky fastest round of the solution cannot hold a rung to speed") {
+    const SpeedSpec spec{.technique = "prefetching", .previous = "18_sgemm_transpose", .current = "19_sgemm_prefetch", .traffic = {}};
+    // As graded beside another grading on two cores: the technique gains 1.3x round after round,
+    // but one of the solution's launches met an idle moment and ran 1.4x faster than its others.
+    auto t = rounds(1.3, 1.3, 15);
+    t.solution[0] /= 1.4;
+    const auto v = judge_speed(spec, t, true);
+    CHECK(v.solution_gain == doctest::Approx(1.82).epsilon(0.01));
+    CHECK(v.technique_gain == doctest::Approx(1.3));
+    CHECK(v.waived);
+    CHECK(v.ok);  // the student's kernel, as fast as the solution, passes (the floor)
+    // Where it pays in every round, it is held to speed as before, lucky round or not.
+    auto pays = rounds(1.8, 1.0, 15);
+    pays.solution[0] /= 1.4;
+    CHECK_FALSE(judge_speed(spec, pays, true).waived);
+    CHECK_FALSE(judge_speed(spec, pays, true).ok);
+    // On a GPU the fastest rounds decide, as measured there.
+    CHECK(judge_speed(spec, t).technique_gain == doctest::Approx(v.solution_gain));
+}
+
 TEST_CASE("speed: where the requirement is waived, a kernel clearly slower than the previous rung still fails") {
     const SpeedSpec spec{.technique = "more work per work-item", .previous = "10_mmul_block", .current = "15_sgemm_wpt", .traffic = {}};
     // Measured under ctest -j2 on PoCL: the rung's solution gained only 1.06x that moment, while a

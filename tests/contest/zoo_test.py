@@ -407,7 +407,12 @@ try:
     server = subprocess.Popen([wb, "contest", "--db", quiet_db, "serve", "--port", "0", "--token", TOKEN,
                                "--devices", quiet_zoo, "--n", "256"], stdout=log2, stderr=subprocess.STDOUT, env=env,
                               cwd=scratch)
-    subprocess.run([wb, "contest", "--db", quiet_db, "baseline"], capture_output=True, env=env, timeout=60)
+    # Once the server has made its database (a loaded machine starts it slowly): then the baseline,
+    # whose failure is said rather than waited for.
+    wait_for("the quiet server starts", lambda: "contest board:" in open(log2.name).read(), 120)
+    r = subprocess.run([wb, "contest", "--db", quiet_db, "baseline"], capture_output=True, text=True, env=env,
+                       timeout=120)
+    check("the baseline is queued on the quiet server", r.returncode == 0, r.stdout + r.stderr)
     def quiet_state():
         con2 = sqlite3.connect(quiet_db)
         try:

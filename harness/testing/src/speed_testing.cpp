@@ -170,11 +170,20 @@ SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& t, bool cpu_de
     std::vector<double> rounds;
     for (std::size_t i = 0; i < t.previous.size(); ++i) rounds.push_back(t.previous[i] / t.solution[i]);
     v.solution_spread = {*std::min_element(rounds.begin(), rounds.end()), *std::max_element(rounds.begin(), rounds.end())};
+    // Whether the technique pays here. On a CPU device under load, one kernel's luckiest round can
+    // stand far from the others (a correct rung 19 graded beside another grading: the solution's
+    // fastest rounds 1.62x apart, its rounds 0.60x to 3.29x), and a technique that gains 1.2-1.5x
+    // there would be held to speed by chance. There it must pay in the median round too: launches
+    // of one round ran side by side, so they met the same neighbour. (On a GPU the rounds agree
+    // within 2%: the fastest rounds decide, as measured there.)
+    std::vector<double> middle = rounds;
+    std::nth_element(middle.begin(), middle.begin() + middle.size() / 2, middle.end());
+    v.technique_gain = cpu_device ? std::min(v.solution_gain, middle[middle.size() / 2]) : v.solution_gain;
     // Halfway between the two references on a log scale: as far from a copy of the previous rung
     // as from this rung's solution, so noise fails neither a fast kernel nor passes a slow one.
     v.required_gain = std::sqrt(v.solution_gain);
     v.waive_below = cpu_device ? spec.waive_below_cpu : spec.waive_below;
-    v.waived = v.solution_gain < v.waive_below;
+    v.waived = v.technique_gain < v.waive_below;
     // Waived or not, a kernel below the previous rung by more than the noise the check allows (the
     // same band: 1 / waive_below) is slower than what the student already wrote, and fails. Where
     // this rung's own solution is the slower of the two on this device (a bigger register block on
@@ -313,7 +322,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
     const std::string why_traffic =
         v.waived ? fmt::format("On this device the {} step gains {:.2f}x in speed, less than the {:.2f}x the check needs to "
                                "tell it from noise, so this rung is graded on what its lesson cuts instead",
-                               spec.technique, v.solution_gain, v.waive_below)
+                               spec.technique, v.technique_gain, v.waive_below)
                  : fmt::format("On a CPU device the {} step gains {:.2f}x in speed here, but a CPU's compiler vectorises "
                                "across work-items, so speed says little about this lesson: the rung is also graded on "
                                "what its lesson cuts",
@@ -325,7 +334,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
                               "reached {:.2f}x the previous rung's speed, below the {:.2f}x that noise explains. "
                               "It is slower than the kernel you wrote for the previous rung; see the README's "
                               "Key concepts. ({})",
-                              spec.technique, v.solution_gain, v.student_gain, v.floor_gain, repeat_hint());
+                              spec.technique, v.technique_gain, v.student_gain, v.floor_gain, repeat_hint());
     else if (!v.ok)
         verdict = fmt::format("Your kernel is correct but too slow for this rung: it needs {:.2f}x the previous "
                               "rung's speed (halfway between the two references: {:.0f}% of this rung's solution), "
@@ -336,7 +345,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
     else if (v.waived)
         verdict = fmt::format("On this device the {} step gains {:.2f}x (less than the {:.2f}x the check needs to "
                               "tell it from noise): the speed requirement is waived here{}.",
-                              spec.technique, v.solution_gain, v.waive_below,
+                              spec.technique, v.technique_gain, v.waive_below,
                               spec.traffic ? fmt::format(", and the traffic rule that would grade it cannot run: {}", traffic_off) : "");
     const std::string shown = table + traffic_table + (verdict.empty() ? "" : "\n" + verdict);
     record_speed(shown);

@@ -162,6 +162,9 @@ struct SpeedTimes {
 struct SpeedVerdict {
     double solution_gain = 0, student_gain = 0, required_gain = 0;  // from each kernel's fastest round
     std::pair<double, double> solution_spread;  // the solution's gain round by round: least, greatest
+    // What decides the waiver: solution_gain, or on a CPU device the lesser of it and the median
+    // round's gain (speed_testing.cpp says why).
+    double technique_gain = 0;
     double waive_below = 0;  // the threshold that applied
     double floor_gain = 0;   // min(1, solution_gain) / waive_below: the least gain that passes when waived
     bool waived = false, ok = false;
