@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -53,8 +54,8 @@ struct Mount {
     std::string root;
 };
 
-// The mount of the v1 hierarchy with the cpu controller (v1) or of the unified one (v2).
-bool find_mount(const std::string& mountinfo, bool v1, Mount& m) {
+// The mount of the v1 hierarchy with `controller` (v1) or of the unified one (v2).
+bool find_mount(const std::string& mountinfo, bool v1, const std::string& controller, Mount& m) {
     std::istringstream lines(mountinfo);
     for (std::string line; std::getline(lines, line);) {
         const auto dash = line.find(" - ");
@@ -62,7 +63,7 @@ bool find_mount(const std::string& mountinfo, bool v1, Mount& m) {
         std::istringstream head(line.substr(0, dash)), tail(line.substr(dash + 3));
         std::string id, parent, devno, root, point, type, source, options;
         if (!(head >> id >> parent >> devno >> root >> point) || !(tail >> type >> source >> options)) continue;
-        if (v1 ? (type == "cgroup" && has_word(options, "cpu")) : type == "cgroup2") {
+        if (v1 ? (type == "cgroup" && has_word(options, controller)) : type == "cgroup2") {
             m = {unescape(point), unescape(root)};
             return true;
         }
@@ -87,10 +88,10 @@ bool group_quota(const fs::path& dir, bool v1, double& processors, double& perio
     return true;
 }
 
-}  // namespace
-
-CpuQuota read_cpu_quota(const fs::path& root) {
-    CpuQuota q;
+// This process's group in the hierarchy that holds `controller` (v1's where a v1 hierarchy has
+// it: a hybrid machine's unified hierarchy then lacks it; else v2's), and the groups above it up
+// to the mount's root, nearest first. Empty where none is readable.
+std::vector<fs::path> own_groups(const fs::path& root, const std::string& controller, bool& v1_out) {
     // This process's group in each hierarchy: "4:cpu,cpuacct:/a/b" (v1), "0::/a/b" (v2).
     std::string v1_group, v2_group;
     bool v1 = false, v2 = false;
@@ -101,15 +102,14 @@ CpuQuota read_cpu_quota(const fs::path& root) {
         const std::string controllers = line.substr(a + 1, b - a - 1);
         if (controllers.empty() && line.compare(0, a, "0") == 0)
             v2 = true, v2_group = line.substr(b + 1);
-        else if (has_word(controllers, "cpu"))
+        else if (has_word(controllers, controller))
             v1 = true, v1_group = line.substr(b + 1);
     }
     const std::string mountinfo = read_text(root / "proc/self/mountinfo");
     Mount m;
-    // The cpu controller lives in one hierarchy: v1's where a v1 hierarchy has it (a hybrid
-    // machine's unified hierarchy then has no cpu controller), else v2's.
-    const bool use_v1 = v1 && find_mount(mountinfo, true, m);
-    if (!use_v1 && !(v2 && find_mount(mountinfo, false, m))) return q;
+    const bool use_v1 = v1 && find_mount(mountinfo, true, controller, m);
+    if (!use_v1 && !(v2 && find_mount(mountinfo, false, controller, m))) return {};
+    v1_out = use_v1;
     const std::string group = use_v1 ? v1_group : v2_group;
     const fs::path mount = root / m.point.relative_path();
     fs::path dir = mount;
@@ -121,10 +121,25 @@ CpuQuota read_cpu_quota(const fs::path& root) {
     dir = dir.lexically_normal();
     if (!dir.empty() && dir.filename().empty()) dir = dir.parent_path();  // no trailing separator
     const fs::path top = mount.lexically_normal();
-    // From this group up to the mount's root: a group's quota binds every group below it.
+    std::vector<fs::path> out;
     for (fs::path d = dir;;) {
+        out.push_back(d);
+        const fs::path up = d.parent_path();
+        if (d == top || up == d || up.string().size() < top.string().size()) break;
+        d = up;
+    }
+    return out;
+}
+
+}  // namespace
+
+CpuQuota read_cpu_quota(const fs::path& root) {
+    CpuQuota q;
+    bool v1 = false;
+    // From this group up to the mount's root: a group's quota binds every group below it.
+    for (const fs::path& d : own_groups(root, "cpu", v1)) {
         double processors = 0, period_s = 0;
-        if (group_quota(d, use_v1, processors, period_s)) {
+        if (group_quota(d, v1, processors, period_s)) {
             q.stat_files.push_back(d / "cpu.stat");
             if (q.processors == 0 || processors < q.processors) {
                 q.processors = processors;
@@ -132,11 +147,23 @@ CpuQuota read_cpu_quota(const fs::path& root) {
                 q.group = d.string();
             }
         }
-        const fs::path up = d.parent_path();
-        if (d == top || up == d || up.string().size() < top.string().size()) break;
-        d = up;
     }
     return q;
+}
+
+std::uint64_t read_memory_limit(const fs::path& root) {
+    std::uint64_t tightest = 0;
+    bool v1 = false;
+    for (const fs::path& d : own_groups(root, "memory", v1)) {
+        // v1 writes "no limit" as a huge number (the page counter's maximum), v2 as "max".
+        std::string text;
+        std::istringstream(read_text(d / (v1 ? "memory.limit_in_bytes" : "memory.max"))) >> text;
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) continue;
+        const std::uint64_t bytes = std::strtoull(text.c_str(), nullptr, 10);
+        if (bytes == 0 || bytes >= (std::uint64_t{1} << 60)) continue;
+        if (tightest == 0 || bytes < tightest) tightest = bytes;
+    }
+    return tightest;
 }
 
 const CpuQuota& own_cpu_quota() {

@@ -124,6 +124,31 @@ TEST_CASE("a group outside the mount (a container's v1 mount of its own group) r
     CHECK(workbook::read_throttling(read_cpu_quota(empty.dir)) == workbook::Throttling{});
 }
 
+TEST_CASE("the memory limit: the tightest over the group and those above it, v1 and v2; none where unlimited") {
+    FakeRoot r;  // v1 (hybrid): this group unlimited (v1's huge number), its parent 768 MiB, the root 2 GiB
+    r.write("proc/self/cgroup", "9:name=systemd:/\n4:memory:/gradescope/s1\n2:cpu,cpuacct:/\n0::/\n");
+    r.write("proc/self/mountinfo", hybrid_mounts);
+    r.write("sys/fs/cgroup/memory/memory.limit_in_bytes", "2147483648\n");
+    r.write("sys/fs/cgroup/memory/gradescope/memory.limit_in_bytes", "805306368\n");
+    r.write("sys/fs/cgroup/memory/gradescope/s1/memory.limit_in_bytes", "9223372036854771712\n");
+    CHECK(workbook::read_memory_limit(r.dir) == 805306368u);
+    // No group with a limit: none.
+    r.write("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+    r.write("sys/fs/cgroup/memory/gradescope/memory.limit_in_bytes", "9223372036854771712\n");
+    CHECK(workbook::read_memory_limit(r.dir) == 0u);
+
+    FakeRoot c;  // v2 in a container (podman --memory 768m): its own group is the mount's root
+    c.write("proc/self/cgroup", "0::/\n");
+    c.write("proc/self/mountinfo", "40 30 0:35 / /sys/fs/cgroup ro,nosuid - cgroup2 cgroup2 rw\n");
+    c.write("sys/fs/cgroup/memory.max", "805306368\n");
+    CHECK(workbook::read_memory_limit(c.dir) == 805306368u);
+    c.write("sys/fs/cgroup/memory.max", "max\n");
+    CHECK(workbook::read_memory_limit(c.dir) == 0u);
+
+    FakeRoot none;  // nothing readable
+    CHECK(workbook::read_memory_limit(none.dir) == 0u);
+}
+
 TEST_CASE("descendants are found by their parents in /proc, names with spaces and parentheses included") {
     FakeRoot r;
     r.write("proc/1/stat", "1 (init) S 0 1 1 0\n");

@@ -4,6 +4,7 @@
 // finished submission is appended to a journal first, so a killed run resumes where it stopped.
 #include "grader.hpp"
 
+#include "workbook/cpu_quota.hpp"
 #include "workbook/errors.hpp"
 #include "workbook/grading/calibrate.hpp"
 #include "workbook/grading/uid_lease.hpp"
@@ -42,6 +43,14 @@ int Grader::run() {
     }
     budget_support_ = std::make_unique<BudgetSupport>(o_.budget);
     say(budget_support_->describe());
+    // A race pass beside the next graded test holds two Oclgrind runs at once (rung 19's: some 600
+    // MB and 450 MB): within a tight memory limit (Gradescope's 768 MB) one of them would be
+    // killed, so there each pass runs right after its own test.
+    if (const std::uint64_t limit = read_memory_limit(); o_.share_work && limit > 0 && limit < race_beside_memory) {
+        race_beside_ = false;
+        say(fmt::format("memory limit {} MiB (under {} MiB): each race pass runs right after its graded test, not beside the next",
+                        limit >> 20, race_beside_memory >> 20));
+    }
     fs::create_directories(base() / "work");
     // The runners' users reach their scratch folders under work/ and can list nothing on the way.
     const auto pass_through = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;

@@ -327,6 +327,10 @@ private:
     json calibration_;       // --calibration: what `workbook calibrate` measured; null without it
     std::unique_ptr<BudgetSupport> budget_support_;
     std::unique_ptr<Lane> race_lane_;  // while grade() runs
+    // Race passes on their lane, beside the next graded test (share_work), unless the memory limit
+    // this grader runs under is below race_beside_memory (grader.cpp).
+    static constexpr std::uint64_t race_beside_memory = std::uint64_t{2} << 30;
+    bool race_beside_ = true;
     PhaseTimes phases_;  // where the time goes (phase_times.hpp)
     std::map<std::string, race::Result> clean_races_;  // race_key -> a clean pass (test thread only)
     std::map<std::string, Recipe> recipes_;       // exercise id -> how its runner is built

@@ -1,9 +1,12 @@
-// A processor quota (a cgroup's cpu.max, or cpu.cfs_quota_us with cpu.cfs_period_us), how often it
-// stopped this process's group, and the processor time of other processes: what a speed check on a
-// CPU device needs where the machine's processors are rationed (Gradescope's half a processor, a
-// container started with --cpus, a laptop's systemd CPUQuota=).
+// The cgroup limits this process runs under. A processor quota (a cgroup's cpu.max, or
+// cpu.cfs_quota_us with cpu.cfs_period_us), how often it stopped this process's group, and the
+// processor time of other processes: what a speed check on a CPU device needs where the machine's
+// processors are rationed (Gradescope's half a processor, a container started with --cpus, a
+// laptop's systemd CPUQuota=). And the memory limit, by which the grader decides what may run at
+// once (Gradescope's 768 MB).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -26,6 +29,10 @@ struct CpuQuota {
 // Where the group named in /proc/self/cgroup lies outside the mount (a cgroup namespace, a
 // container's v1 mount of its own group), the mount's root stands for it. Nothing readable: none.
 CpuQuota read_cpu_quota(const std::filesystem::path& root = "/");
+
+// The tightest memory limit over this process's cgroup and the groups above it (v1's
+// memory.limit_in_bytes, v2's memory.max), in bytes; 0: none. `root` as above.
+std::uint64_t read_memory_limit(const std::filesystem::path& root = "/");
 
 // This process's quota (read once) and the processors it may use: those in its affinity mask
 // (sched_getaffinity), or the quota where that is fewer.
