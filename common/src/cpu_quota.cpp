@@ -1,6 +1,8 @@
 // Processor quotas, throttling and other processes' processor time (see cpu_quota.hpp).
 #include "workbook/cpu_quota.hpp"
 
+#include "workbook/text.hpp"  // read_file_or_empty
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -22,13 +24,6 @@ namespace fs = std::filesystem;
 namespace workbook {
 
 namespace {
-
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // mountinfo writes a space in a path as \040 (octal escapes).
 std::string unescape(const std::string& s) {
@@ -75,10 +70,10 @@ bool find_mount(const std::string& mountinfo, bool v1, const std::string& contro
 bool group_quota(const fs::path& dir, bool v1, double& processors, double& period_s) {
     long long quota = -1, period = 0;
     if (v1) {
-        std::istringstream(read_text(dir / "cpu.cfs_quota_us")) >> quota;
-        std::istringstream(read_text(dir / "cpu.cfs_period_us")) >> period;
+        std::istringstream(read_file_or_empty(dir / "cpu.cfs_quota_us")) >> quota;
+        std::istringstream(read_file_or_empty(dir / "cpu.cfs_period_us")) >> period;
     } else {
-        std::istringstream max(read_text(dir / "cpu.max"));
+        std::istringstream max(read_file_or_empty(dir / "cpu.max"));
         std::string q;
         if (max >> q >> period && q != "max") quota = std::atoll(q.c_str());
     }
@@ -95,7 +90,7 @@ std::vector<fs::path> own_groups(const fs::path& root, const std::string& contro
     // This process's group in each hierarchy: "4:cpu,cpuacct:/a/b" (v1), "0::/a/b" (v2).
     std::string v1_group, v2_group;
     bool v1 = false, v2 = false;
-    std::istringstream lines(read_text(root / "proc/self/cgroup"));
+    std::istringstream lines(read_file_or_empty(root / "proc/self/cgroup"));
     for (std::string line; std::getline(lines, line);) {
         const auto a = line.find(':'), b = line.find(':', a == std::string::npos ? a : a + 1);
         if (a == std::string::npos || b == std::string::npos) continue;
@@ -105,7 +100,7 @@ std::vector<fs::path> own_groups(const fs::path& root, const std::string& contro
         else if (has_word(controllers, controller))
             v1 = true, v1_group = line.substr(b + 1);
     }
-    const std::string mountinfo = read_text(root / "proc/self/mountinfo");
+    const std::string mountinfo = read_file_or_empty(root / "proc/self/mountinfo");
     Mount m;
     const bool use_v1 = v1 && find_mount(mountinfo, true, controller, m);
     if (!use_v1 && !(v2 && find_mount(mountinfo, false, controller, m))) return {};
@@ -157,7 +152,7 @@ std::uint64_t read_memory_limit(const fs::path& root) {
     for (const fs::path& d : own_groups(root, "memory", v1)) {
         // v1 writes "no limit" as a huge number (the page counter's maximum), v2 as "max".
         std::string text;
-        std::istringstream(read_text(d / (v1 ? "memory.limit_in_bytes" : "memory.max"))) >> text;
+        std::istringstream(read_file_or_empty(d / (v1 ? "memory.limit_in_bytes" : "memory.max"))) >> text;
         if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) continue;
         const std::uint64_t bytes = std::strtoull(text.c_str(), nullptr, 10);
         if (bytes == 0 || bytes >= (std::uint64_t{1} << 60)) continue;
@@ -188,7 +183,7 @@ double binding_quota_processors() {
 Throttling read_throttling(const CpuQuota& quota) {
     Throttling t;
     for (const auto& file : quota.stat_files) {
-        std::istringstream in(read_text(file));
+        std::istringstream in(read_file_or_empty(file));
         std::string key;
         long long value = 0;
         while (in >> key >> value) {
@@ -211,7 +206,7 @@ std::vector<int> descendant_processes(int pid, const fs::path& proc) {
     for (const auto& e : fs::directory_iterator(proc, ec)) {
         const std::string name = e.path().filename().string();
         if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-        const std::string stat = read_text(e.path() / "stat");
+        const std::string stat = read_file_or_empty(e.path() / "stat");
         const auto close = stat.rfind(')');
         if (close == std::string::npos) continue;
         std::istringstream rest(stat.substr(close + 1));
