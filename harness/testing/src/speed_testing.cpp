@@ -81,17 +81,27 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
 // simulated twice on every check (two thirds of a traffic check's Oclgrind time). Kept in
 // WORKBOOK_REFERENCE_CACHE (the grader's, which no student code can write) or else beside the
 // test binaries (build/reference-figures), under a name made of everything they depend on: the
-// kernel, N, the plugins and Oclgrind's options, and this checker's build (its size and time: a
-// rebuild may change the embedded kernels). A damaged or foreign file is counted again.
+// kernel, N, the plugins and Oclgrind's options, and the build of the exercise's starter runner
+// (its size and time), which embeds the references and links the rung's launch code, so a rebuild
+// of either changes the name. Not the checker's own build: each variant of an exercise (the
+// suite's mutants and slow kernels) has its own, and each counted the same references again.
+// A damaged or foreign file is counted again.
 traffic::Figures reference_figures(const std::string& oclgrind, const std::string& plugin, const std::string& fingerprint,
                                    const std::string& key, int n, const std::vector<float>& a, const std::vector<float>& b,
                                    std::mt19937_64& sample) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     fs::path dir;
     if (const char* d = std::getenv("WORKBOOK_REFERENCE_CACHE"); d && *d) dir = d;
-    else if (!ec) dir = exe.parent_path().parent_path() / "reference-figures";
+    else if (!ec) dir = self.parent_path().parent_path() / "reference-figures";
+    fs::path exe = self;  // test-NN_name-variant -> runner-NN_name-starter beside it, where there is one
+    if (const std::string name = self.filename().string(); !ec && name.rfind("test-", 0) == 0) {
+        const auto dash = name.find('-', 5);
+        const fs::path starter = self.parent_path() / ("runner-" + name.substr(5, dash - 5) + "-starter");
+        if (dash != std::string::npos && fs::is_regular_file(starter, ec)) exe = starter;
+        ec.clear();
+    }
     const auto stamp = ec ? 0 : fs::last_write_time(exe, ec).time_since_epoch().count();
     const auto size = ec ? 0 : fs::file_size(exe, ec);
     std::string options;
