@@ -15,8 +15,10 @@ if ! why=$(bwrap --unshare-all --die-with-parent --ro-bind / / true 2>&1); then
     echo "SKIP: this machine refuses the sandbox's namespaces ($why)"
     exit 77
 fi
-# Two students, each kernel with a line of its own, so that no race pass is shared by content.
-for who in ann ben; do
+# One student: each grading is the other's load all the way through (references, race pass,
+# traffic, speed), which is what the test is about; a second student only made each grading
+# longer (the suite's third most costly test).
+for who in ann; do
     for ex in 19_sgemm_prefetch; do
         mkdir -p "$work/class/$who/exercises/$ex"
         { echo "// $who's $ex"; cat "$src/solutions/$ex/mmul.cl"; } > "$work/class/$who/exercises/$ex/mmul.cl"
@@ -33,12 +35,12 @@ for p in "${pids[@]}"; do wait "$p" || status=1; done
 echo "two gradings at once: $(( $(date +%s) - start )) s"
 for g in a b; do
     [ "$status" = 0 ] || { tail -30 "$work/grade-$g.log"; fail "a grading beside another stopped (exit $status)"; }
-    for who in ann ben; do
+    for who in ann; do
         grep -qx "$who,$who,3.00,3.00,3.00" "$work/out-$g/gradebook.csv" ||
             fail "grading $g, beside the other, did not give $who full marks: $(cat "$work/out-$g/gradebook.csv")"
     done
-    # Each student's kernel went through the race pass (none shared by content).
+    # The student's kernel went through the race pass in each grading.
     passes=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['race pass (Oclgrind)']['times'])" "$work/out-$g/phases.json")
-    [ "$passes" -ge 2 ] || fail "grading $g ran $passes race passes, not 2"
+    [ "$passes" -ge 1 ] || fail "grading $g ran no race pass"
 done
 echo "PASS: a correct class keeps full marks with a second grading beside it"
