@@ -28,9 +28,9 @@ marker=$1 out=$2 scratch=$3 student=$4 pause=$5
 while [ ! -e "$out/stop" ]; do
     # Each path once a round, however many command lines name it (a sandbox's names dozens).
     for c in /proc/[0-9]*/cmdline; do
-        args=$(tr '\0' ' ' < "$c" 2>/dev/null)
+        args=$(tr '\0' ' ' 2>/dev/null < "$c")
         case "$args" in *snoop.sh*) continue ;; *"$student"*) echo "$args" >> "$out/names" ;; esac
-        tr '\0' '\n' < "$c" 2>/dev/null | grep -o '/[^ =:]*'
+        tr '\0' '\n' 2>/dev/null < "$c" | grep -o '/[^ =:]*'
     done | sort -u | while read -r p; do
         if [ -f "$p" ]; then
             grep -ls -e "$marker" "$p" 2>/dev/null | sed "s|^|$p: |"
