@@ -163,6 +163,13 @@ else:
           f"({ratio:.2f}x x {1 + margin:.2f} >= {BAR}); no candidate is known to be too slow here")
 fast = kernel_dir("fast", f"// tuned: {key} | {reference_shape} | 1.0 GFLOPS at N = 512")
 code, out = run(solution, {"WORKBOOK_KERNEL_DIR": fast}, "--test-case=*speed*")
+if code != 0 and "too slow for this rung" in out:
+    # The same kernel in two PoCL runner processes can run at different speeds for the processes'
+    # whole lives (0.81x to 1.27x of itself, best of 9 rounds, on this idle 2-core VM): once more,
+    # in fresh processes, and said; two in a row fail.
+    print("note: the same kernel and shape timed too slow against itself; once more in fresh processes:\n"
+          + "\n".join(l for l in out.splitlines() if l.lstrip().startswith(("yours", "reference"))))
+    code, out = run(solution, {"WORKBOOK_KERNEL_DIR": fast}, "--test-case=*speed*")
 expect(code == 0 and "your tuned line for this device" in out,
        "a line at the reference's own choice passes it (the same kernel and shape, side by side)", out)
 
