@@ -275,6 +275,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
     const bool cpu = solution.device_type == "cpu";
     const int n = speed_check_n(cpu);
     SpeedTimes times;
+    int warm_up = 0;
     const auto time_round = [&](int round) {
         const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
         Timed* order[3] = {&previous, &solution, &student};
@@ -285,7 +286,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
             t[k] = order[k]->run(n, a, b, &c, cpu);
             matmul::check_sampled(n, a, b, c, sample, 1024, order[k]->who() + " in a timed launch");
         }
-        if (round == 0) return;  // the first round warms up and is not counted
+        if (round == warm_up) return;  // the first round (in these runners) warms up and is not counted
         for (int k = 0; k < 3; ++k) {
             auto& into = order[k] == &previous ? times.previous : order[k] == &solution ? times.solution : times.student;
             into.push_back(t[k]);
@@ -300,6 +301,17 @@ void check_matmul_speed(const SpeedSpec& spec) {
     const int most = spec.rounds * spec.extra_round_factor;
     while (round <= most && worth_more_rounds(spec, judge_speed(spec, times, cpu), cpu))
         for (const int stop = std::min(most, round + spec.rounds / 3 + 1); round <= stop; ++round) time_round(round);
+    // On a CPU device one kernel can run slower in one runner process than in another for the
+    // processes' whole lives, which no number of rounds in the same processes undoes (the same
+    // kernel and shape: 0.81x to 1.27x of itself, best of 9 rounds, on an idle 2-core VM). Short of
+    // the mark still, every runner is started afresh and the rounds taken again; each kernel keeps
+    // its fastest round of all.
+    if (cpu && !judge_speed(spec, times, cpu).ok) {
+        reference_client.close();
+        runner::client().close();
+        warm_up = round;
+        for (const int stop = round + spec.rounds; round <= stop; ++round) time_round(round);
+    }
     const SpeedVerdict v = judge_speed(spec, times, cpu);
     const auto gf = [n](const std::vector<double>& s) { return matmul::gflops(n, *std::min_element(s.begin(), s.end())); };
     const std::string table = fmt::format(

@@ -150,6 +150,7 @@ void check_tuned_speed(const TunedSpec& spec) {
     auto r = rng("matmul-speed");
     std::mt19937_64 sample(r.next_u64());
     std::vector<double> t_student, t_reference;
+    int warm_up = 0;  // the round that warms the runners up, not counted
     const auto time_round = [&](int round) {
         const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
         Timed* order[2] = {&reference, &student};
@@ -158,7 +159,7 @@ void check_tuned_speed(const TunedSpec& spec) {
             std::vector<float> c;
             const double t = k->run(n, a, b, &c, cpu);
             matmul::check_sampled(n, a, b, c, sample, 1024, k->who() + " in a timed launch");
-            if (round > 0) (k == &student ? t_student : t_reference).push_back(t);  // round 0 warms up
+            if (round != warm_up) (k == &student ? t_student : t_reference).push_back(t);  // the first round warms up
         }
     };
     const auto ratio_now = [&] {
@@ -172,6 +173,16 @@ void check_tuned_speed(const TunedSpec& spec) {
     // 0.80x after 9 rounds on this quiet 2-core VM, one run in five). A truly slower kernel stays so.
     for (const int most = spec.rounds * spec.extra_round_factor; round <= most && ratio_now() < spec.of_reference; ++round)
         time_round(round);
+    // On a CPU device one kernel can run slower in one runner process than in another for the
+    // processes' whole lives (the reference's own shape: 0.81x to 1.27x of itself, best of 9
+    // rounds, on an idle 2-core VM): short of the mark still, both runners are started afresh and
+    // the rounds taken again; each kernel keeps its fastest round of all.
+    if (cpu && ratio_now() < spec.of_reference) {
+        reference_client.close();
+        runner::client().close();
+        warm_up = round;
+        for (const int stop = round + spec.rounds; round <= stop; ++round) time_round(round);
+    }
     const double best_student = *std::min_element(t_student.begin(), t_student.end());
     const double best_reference = *std::min_element(t_reference.begin(), t_reference.end());
     const double ratio = best_reference / best_student;
