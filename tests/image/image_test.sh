@@ -39,21 +39,10 @@ if ! "$engine" image inspect "$image" >/dev/null 2>&1; then
 fi
 echo "image: $image, $(( $("$engine" image inspect --format '{{.Size}}' "$image") / 1024 / 1024 )) MiB"
 
-# How containers start here. A machine that is itself a sandbox (no CAP_SYS_RESOURCE, cgroups v1
-# and v2 mixed) refuses podman's defaults (crun, higher limits): then runc, and limits no higher
-# than this shell's.
-engine_cmd=("$engine") run_opts=()
-probe() { "${engine_cmd[@]}" run --rm "${run_opts[@]}" --entrypoint /bin/true "$image" 2>&1; }
-if ! first_error=$(probe); then
-    [ "$engine" = podman ] && command -v runc >/dev/null && engine_cmd=(podman --runtime runc)
-    nproc=$(ulimit -Hu)
-    { [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ]; } && nproc=32769
-    run_opts=(--ulimit "nofile=$(ulimit -Sn):$(ulimit -Hn)" --ulimit "nproc=$((nproc - 1)):$((nproc - 1))")
-    hint=""
-    [ "$engine" = podman ] && ! command -v runc >/dev/null && hint=" (apt-get install runc: podman then tries runc, which starts where crun cannot, as on a machine that is itself a container)"
-    probe >/dev/null || skip "$engine cannot start a container here: $(printf '%s' "$first_error" | tail -n 1)$hint"
-    echo "note: containers start here only as: ${engine_cmd[*]} run ${run_opts[*]} (the default said: $(printf '%s' "$first_error" | tail -n 1))"
-fi
+# How containers start here (runc and this shell's limits where the defaults are refused).
+. "$source_dir/scripts/container_engine.sh"
+container_start "$engine" "$image" || skip "$container_error"
+[ -z "$container_note" ] || echo "note: $container_note"
 
 rm -rf "$work"
 mkdir -p "$work"
