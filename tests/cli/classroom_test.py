@@ -189,7 +189,7 @@ else:
     base = [engine]
     if subprocess.run([*base, "run", "--rm", "--entrypoint", "/bin/true", image], capture_output=True).returncode != 0:
         base = [engine, "--runtime", "runc"] if engine == "podman" and shutil.which("runc") else base
-        hard = subprocess.run(["sh", "-c", "echo $(ulimit -Sn):$(ulimit -Hn) $(ulimit -Hu)"], capture_output=True,
+        hard = subprocess.run(["bash", "-c", "echo $(ulimit -Sn):$(ulimit -Hn) $(ulimit -Hu)"], capture_output=True,
                               text=True).stdout.split()
         nproc = 32768 if hard[1] == "unlimited" else min(int(hard[1]) - 1, 32768)
         base += ["run", "--ulimit", f"nofile={hard[0]}", "--ulimit", f"nproc={nproc}:{nproc}"]
