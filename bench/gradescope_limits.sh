@@ -12,13 +12,9 @@ cpus=${2:-0.5} mem=${3:-768}
 [ "$(id -u)" = 0 ] || { echo "bench/gradescope_limits.sh: run as root (it makes cgroups)" >&2; exit 2; }
 work=$(mktemp -d /tmp/gradescope-limits.XXXXXX)
 root="$work/autograder"
-mkdir -p "$root/submission/exercises" "$root/results"
+. "$src/bench/gradescope_lib.sh"
+gradescope_submission "$src" "$root"
 ln -s "$src" "$root/source"
-for d in "$src"/solutions/*/; do
-    ex=$(basename "$d")
-    mkdir -p "$root/submission/exercises/$ex"
-    cp "$d"* "$root/submission/exercises/$ex/"
-done
 # As Gradescope's setup.sh leaves it (outside the limits: Gradescope builds the image once): the
 # reference runs made once, in $root/prepared, which run_autograder starts from. PREPARED=0: not.
 if [ "${PREPARED:-1}" = 1 ]; then
@@ -54,18 +50,5 @@ status=0
 ) > "$work/run.log" 2>&1 || status=$?
 end=$(date +%s.%N)
 tail -25 "$work/run.log"
-python3 - "$root/results/results.json" "$start" "$end" "$status" <<'PY'
-import json, sys
-path, start, end, status = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-print(f"run_autograder: exit {status}, {end - start:.0f} s wall")
-try:
-    r = json.load(open(path))
-except Exception as e:
-    print(f"no results.json: {e}"); sys.exit(1)
-score = r.get("score"); most = sum(t.get("max_score", 0) for t in r.get("tests", []))
-print(f"score {score} of {most}")
-for t in r.get("tests", []):
-    if t.get("score") != t.get("max_score"):
-        print(f"  {t.get('name')}: {t.get('score')}/{t.get('max_score')} {t.get('status', '')}: {t.get('output', '')[-300:]!r}")
-PY
+gradescope_summary "$root/results/results.json" "$start" "$end" "$status" "run_autograder"
 echo "log: $work/run.log"
