@@ -1,6 +1,8 @@
 // Per-submission budgets (see budget.hpp).
 #include "workbook/grading/budget.hpp"
 
+#include "workbook/text.hpp"  // read_file_or_empty
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -31,16 +33,9 @@ std::string write_to(const fs::path& file, const std::string& text) {
     return ok ? std::string() : fmt::format("writing \"{}\" to {}: {}", text, file.string(), std::strerror(err));
 }
 
-std::string read_small(const fs::path& file) {
-    std::ifstream in(file);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 // This process's group in a hierarchy: "0::/a/b" (v2) or "4:memory:/a/b" (v1).
 std::string own_group(const std::string& controller) {
-    std::istringstream in(read_small("/proc/self/cgroup"));
+    std::istringstream in(read_file_or_empty("/proc/self/cgroup"));
     for (std::string line; std::getline(in, line);) {
         const auto a = line.find(':'), b = line.find(':', a + 1);
         if (a == std::string::npos || b == std::string::npos) continue;
@@ -60,7 +55,7 @@ fs::path own_folder(const fs::path& mount, const std::string& controller) {
 }
 
 long counter(const fs::path& file, const std::string& key) {
-    std::istringstream in(read_small(file));
+    std::istringstream in(read_file_or_empty(file));
     for (std::string k; in >> k;) {
         long v = 0;
         if (!(in >> v)) break;
@@ -72,7 +67,7 @@ long counter(const fs::path& file, const std::string& key) {
 // Stops every process of a group and removes it; a group that will not empty is left behind.
 void remove_group(const fs::path& g) {
     for (int attempt = 0; attempt < 50; ++attempt) {
-        std::istringstream in(read_small(g / "cgroup.procs"));
+        std::istringstream in(read_file_or_empty(g / "cgroup.procs"));
         bool any = false;
         for (long pid; in >> pid;) {
             any = true;
@@ -95,7 +90,7 @@ std::vector<fs::path> run_group_homes() {
 std::vector<std::string> reclaim_leftovers(const fs::path& scratch_root) {
     std::vector<std::string> done;
     const std::string root = fs::weakly_canonical(scratch_root).string() + "/";
-    std::istringstream mounts(read_small("/proc/self/mountinfo"));
+    std::istringstream mounts(read_file_or_empty("/proc/self/mountinfo"));
     for (std::string line; std::getline(mounts, line);) {
         std::istringstream f(line);
         std::string id, parent, devno, mount_root, point;
@@ -125,7 +120,7 @@ BudgetSupport::BudgetSupport(BudgetLimits limits) : limits_(limits) {
         why_no_cgroups_ = why_no_tmpfs_ = "the grader does not run as root";
     } else if (fs::exists("/sys/fs/cgroup/cgroup.controllers")) {
         const fs::path own = own_folder("/sys/fs/cgroup", "");
-        const std::string offered = " " + read_small(own / "cgroup.controllers");
+        const std::string offered = " " + read_file_or_empty(own / "cgroup.controllers");
         if (offered.find(" memory") == std::string::npos || offered.find(" pids") == std::string::npos) {
             why_no_cgroups_ = fmt::format("cgroup v2 offers no memory or pids controller to {}", own.string());
         } else if (auto e = write_to(own / "cgroup.subtree_control", "+memory +pids"); !e.empty()) {
