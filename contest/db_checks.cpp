@@ -15,11 +15,13 @@ namespace {
 // minutes first (in seconds of their checks' gradings: a check still running counts to now), then
 // the oldest. So a student whose checks run long (to the time limit, say) waits behind those whose
 // checks were quick, rather than holding the device for everyone; counting checks instead gave one
-// hog three quarters of the device. One queue per device: `device_is` is the SQL condition on
+// hog three quarters of the device. Start and finish are kept to the millisecond: in whole seconds a
+// quick check that straddled a second's edge counted a full second, as much as one that ran 1.9 s.
+// One queue per device: `device_is` is the SQL condition on
 // c.device that picks it.
 std::string fair_queue(const std::string& device_is) {
     return "WITH q AS (SELECT c.id, (SELECT COALESCE(SUM((julianday(CASE WHEN d.finished_at <> '' THEN "
-           "d.finished_at ELSE strftime('%Y-%m-%dT%H:%M:%S','now') END) - julianday(d.started_at)) * 86400.0), 0) "
+           "d.finished_at ELSE strftime('%Y-%m-%dT%H:%M:%f','now') END) - julianday(d.started_at)) * 86400.0), 0) "
            "FROM remote_checks d WHERE d.student_id = c.student_id AND d.state <> 'queued' AND d.started_at > "
            "strftime('%Y-%m-%dT%H:%M:%S','now','-15 minutes')) AS recent "
            "FROM remote_checks c WHERE c.state = 'queued' AND c.device " + device_is + ") ";
@@ -137,7 +139,7 @@ std::vector<RemoteCheck> Database::claim_checks(const std::vector<std::string>& 
     for (auto& c : claimed) {
         c.files = files_of(*db_, c.id);
         SQLite::Statement mark(*db_, "UPDATE remote_checks SET state = 'running', "
-                                     "started_at = strftime('%Y-%m-%dT%H:%M:%S','now') WHERE id = ?");
+                                     "started_at = strftime('%Y-%m-%dT%H:%M:%f','now') WHERE id = ?");
         mark.bind(1, static_cast<std::int64_t>(c.id));
         mark.exec();
     }
@@ -189,7 +191,7 @@ void Database::finish_check(std::int64_t id, const std::string& state, const std
     SQLite::Transaction t(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     // The job's token stops working with the result.
     SQLite::Statement s(*db_, "UPDATE remote_checks SET state = ?, result = ?, token_hash = '', "
-                              "finished_at = strftime('%Y-%m-%dT%H:%M:%S','now') WHERE id = ?");
+                              "finished_at = strftime('%Y-%m-%dT%H:%M:%f','now') WHERE id = ?");
     s.bind(1, state);
     s.bind(2, result);
     s.bind(3, static_cast<std::int64_t>(id));

@@ -35,7 +35,7 @@ TEST_CASE("remote checks: limits, the fair order, the places") {
         CHECK(first->id == a1);
         CHECK(first->files == files);
         CHECK(db.remote_check(a1)->queue_position == 0);
-        std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // the database's clock counts seconds
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));
         db.finish_check(a1, "done", "{\"passed\":true}");
         CHECK(db.remote_check(a1)->state == "done");
         CHECK(db.remote_check(a1)->result == "{\"passed\":true}");
