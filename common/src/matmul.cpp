@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 #include <unistd.h>
 
 namespace workbook::matmul {
@@ -69,6 +70,53 @@ bool recall(const std::string& file, std::size_t elements, Expected& e) {
     return static_cast<bool>(in);
 }
 
+// The sums of expected(), bit for bit those of the loops above (each element's terms added in
+// double, k ascending), arranged for the memory: four rows of C at a time over a slice of columns,
+// so a row of B is read once for four rows instead of once per row, and the slice's sums stay in
+// L1; rows split among threads, and vectorised (common/CMakeLists.txt). At N = 1024, the graded
+// test's largest size on every matmul rung: 0.75 s with the plain loops, 0.20 s on 2 cores.
+void sum_rows(std::size_t N, std::span<const float> a, std::span<const float> b, Expected& e) {
+    constexpr std::size_t rows = 4, slice = 256;
+    auto band = [&](std::size_t first, std::size_t last) {  // rows [first, last)
+        double sum[rows][slice], mag[rows][slice];
+        for (std::size_t i0 = first; i0 < last; i0 += rows) {
+            const std::size_t ni = std::min(rows, last - i0);
+            for (std::size_t j0 = 0; j0 < N; j0 += slice) {
+                const std::size_t nj = std::min(slice, N - j0);
+                for (std::size_t r = 0; r < ni; ++r)
+                    for (std::size_t j = 0; j < nj; ++j) sum[r][j] = mag[r][j] = 0.0;
+                for (std::size_t k = 0; k < N; ++k) {
+                    const float* brow = &b[k * N + j0];
+                    for (std::size_t r = 0; r < ni; ++r) {
+                        const double aik = a[(i0 + r) * N + k];
+                        double* s = sum[r];
+                        double* m = mag[r];
+                        for (std::size_t j = 0; j < nj; ++j) {
+                            const double t = aik * static_cast<double>(brow[j]);
+                            s[j] += t;
+                            m[j] += std::fabs(t);
+                        }
+                    }
+                }
+                for (std::size_t r = 0; r < ni; ++r)
+                    for (std::size_t j = 0; j < nj; ++j) {
+                        e.c[(i0 + r) * N + j0 + j] = static_cast<float>(sum[r][j]);
+                        e.magnitude[(i0 + r) * N + j0 + j] = static_cast<float>(mag[r][j]);
+                    }
+            }
+        }
+    };
+    // Threads only where the work pays for them (N = 128: a millisecond alone); bands of whole
+    // blocks of rows, so each thread's share is the same arithmetic as the serial one.
+    const std::size_t wanted = N < 256 ? 1 : std::min<std::size_t>(4, std::max(1u, std::thread::hardware_concurrency()));
+    const std::size_t blocks = (N + rows - 1) / rows, per = (blocks + wanted - 1) / wanted;
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < wanted && t * per < blocks; ++t)
+        helpers.emplace_back(band, t * per * rows, std::min(N, (t + 1) * per * rows));
+    band(0, std::min(N, per * rows));
+    for (auto& h : helpers) h.join();
+}
+
 }  // namespace
 
 Expected expected(int n, std::span<const float> a, std::span<const float> b) {
@@ -83,24 +131,7 @@ Expected expected(int n, std::span<const float> a, std::span<const float> b) {
         if (Expected e; recall(file, elements, e)) return e;
     }
     Expected e{std::vector<float>(elements), std::vector<float>(elements)};
-    std::vector<double> row(N), mag(N);
-    for (std::size_t i = 0; i < N; ++i) {
-        std::fill(row.begin(), row.end(), 0.0);
-        std::fill(mag.begin(), mag.end(), 0.0);
-        for (std::size_t k = 0; k < N; ++k) {
-            const double aik = a[i * N + k];
-            const float* brow = &b[k * N];
-            for (std::size_t j = 0; j < N; ++j) {
-                const double t = aik * static_cast<double>(brow[j]);
-                row[j] += t;
-                mag[j] += std::fabs(t);
-            }
-        }
-        for (std::size_t j = 0; j < N; ++j) {
-            e.c[i * N + j] = static_cast<float>(row[j]);
-            e.magnitude[i * N + j] = static_cast<float>(mag[j]);
-        }
-    }
+    sum_rows(N, a, b, e);
     if (!file.empty()) keep(file, e);
     return e;
 }

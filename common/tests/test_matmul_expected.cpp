@@ -22,6 +22,18 @@ TEST_CASE("expected: C by hand for a 2x2, magnitude with the signs dropped") {
     CHECK(e.magnitude == matmul::magnitude(2, a, b));
 }
 
+TEST_CASE("expected: the blocked, threaded sums equal the plain loops bit for bit at awkward N") {
+    // 261: threads on (N >= 256), rows not a multiple of the block of 4, columns past one slice
+    // of 256; 5: fewer rows than a block.
+    for (const int n : {261, 5}) {
+        Rng r(static_cast<std::uint64_t>(n) * 31);
+        const auto a = r.uniform_vector(static_cast<std::size_t>(n) * n), b = r.uniform_vector(static_cast<std::size_t>(n) * n);
+        const auto e = matmul::expected(n, a, b);
+        CHECK(e.c == matmul::reference(n, a, b));
+        CHECK(e.magnitude == matmul::magnitude(n, a, b));
+    }
+}
+
 TEST_CASE("expected: kept in WORKBOOK_REFERENCE_CACHE and read back; a damaged file is recomputed") {
     char folder[] = "/tmp/workbook-expected-test-XXXXXX";
     REQUIRE(mkdtemp(folder));
