@@ -7,7 +7,17 @@
 //   - a pointer made from a number: inttoptr, or data read back from memory as a pointer (how a
 //     kernel would compare a pointer with an address it guessed);
 //   - an ordered comparison (<, >=, ...) of pointers into different buffers, whose order is the
-//     simulator's allocation order here and the device allocator's there.
+//     simulator's allocation order here and the device allocator's there;
+//   - a barrier reached after a branch on the order in which work-items ran. The simulator runs a
+//     group's work-items one after another, each to its next barrier, where a GPU interleaves
+//     them; so an atomic's returned value (`atomic_inc(&n) == get_local_id(0)`), or what an
+//     exchange leaves in memory, tells the two apart, and a kernel could keep its barriers only
+//     where they are in order. The value is followed as data (through arithmetic, selects and
+//     memory); the report comes at a barrier in a work-item that branched on it. (PoCL runs a
+//     group's work-items in order too, so there the kernel keeps its barriers: the gain is on
+//     GPUs only.) A correct kernel that branches on an atomic's result and then reaches a barrier
+//     (a float added by compare-and-swap into local memory, a last-group reduction) is reported
+//     as well: no lesson of the course needs one, and the message says so.
 // Each (finding, kernel, source line) once per process, and once on stdout too, where the traffic
 // run reads it (speed_testing.cpp: its runner's stdout is the only output it keeps).
 #include <oclgrind/Context.h>
@@ -33,7 +43,9 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -42,7 +54,7 @@ using oclgrind::Memory;
 using oclgrind::WorkGroup;
 using oclgrind::WorkItem;
 
-enum class Finding { reads_bits, makes_pointer, compares_buffers };
+enum class Finding { reads_bits, makes_pointer, compares_buffers, branches_on_order };
 
 const char* headline(Finding f) {
     // Each ends with the words Report::explanation() (race_check.cpp) knows them by.
@@ -58,6 +70,11 @@ const char* headline(Finding f) {
     case Finding::compares_buffers:
         return "Kernel compares the order of pointers into different buffers: the order of buffers differs between the "
                "simulator and the device, so graded kernels may not depend on it";
+    case Finding::branches_on_order:
+        return "Kernel reaches a barrier after branching on the order in which work-items ran (a value an atomic "
+               "operation returned, or an exchange left in memory): the simulator runs work-items in order and a GPU "
+               "does not, so graded kernels may not depend on it (no lesson here needs an atomic's result before a "
+               "barrier)";
     }
     return "";
 }
@@ -153,6 +170,35 @@ struct GroupState {
 };
 thread_local GroupState group;
 
+// What carries the order in which work-items ran, per work-group (all of whose work-items run on
+// one worker thread): each work-item's values computed from an atomic's result, and whether it
+// has branched on one (the branch, for the report); the bytes of private and local memory that
+// hold such a value. Global memory's are shared, under a lock.
+struct ItemOrder {
+    std::unordered_set<const llvm::Value*> values;
+    const llvm::Instruction* branch = nullptr;
+};
+struct GroupOrder {
+    std::unordered_map<const WorkItem*, ItemOrder> items;
+    std::unordered_map<const Memory*, Slots> memory;
+    bool loaded = false;  // the instruction under way read such bytes (memoryLoad comes first)
+};
+thread_local GroupOrder order;
+
+bool is_call_to(const llvm::Instruction* instruction, const char* word) {
+    const auto* call = llvm::dyn_cast<llvm::CallInst>(instruction);
+    const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
+    return f && f->getName().contains(word);
+}
+
+// An atomic builtin (atomic_inc, atom_add, atomic_cmpxchg, ... as Oclgrind names them) or one of
+// LLVM's atomic instructions: what it returns depends on who came first.
+bool returns_order(const llvm::Instruction* instruction) {
+    if (llvm::isa<llvm::AtomicRMWInst>(instruction) || llvm::isa<llvm::AtomicCmpXchgInst>(instruction)) return true;
+    if (instruction->getType()->isVoidTy()) return false;
+    return is_call_to(instruction, "atomic_") || is_call_to(instruction, "atom_");
+}
+
 class Fingerprint final : public oclgrind::Plugin {
 public:
     explicit Fingerprint(const oclgrind::Context* context) : oclgrind::Plugin(context) {}
@@ -164,10 +210,22 @@ public:
         kernel_ = invocation->getKernel()->getName();
     }
 
-    void workGroupBegin(const WorkGroup*) override { group = GroupState{}; }
-    void workGroupComplete(const WorkGroup*) override { group = GroupState{}; }
+    void workGroupBegin(const WorkGroup*) override {
+        group = GroupState{};
+        order = GroupOrder{};
+    }
+    void workGroupComplete(const WorkGroup*) override {
+        group = GroupState{};
+        order = GroupOrder{};
+    }
+    // Every work-item of the group is at the barrier: any that branched on the order came here.
+    void workGroupBarrier(const WorkGroup*, std::uint32_t) override {
+        for (const auto& [item, mine] : order.items)
+            if (mine.branch) report(Finding::branches_on_order, mine.branch);
+    }
 
     void instructionExecuted(const WorkItem* item, const llvm::Instruction* instruction, const oclgrind::TypedValue&) override {
+        follow_order(item, instruction);
         switch (instruction->getOpcode()) {
         case llvm::Instruction::PtrToInt: report(Finding::reads_bits, instruction); return;
         case llvm::Instruction::IntToPtr: report(Finding::makes_pointer, instruction); return;
@@ -188,6 +246,10 @@ public:
 
     void memoryStore(const Memory* memory, const WorkItem* item, std::size_t at, std::size_t size, const std::uint8_t*) override {
         const llvm::Instruction* now = item->getCurrentInstruction();
+        if (order_seen_) {
+            const auto* store = llvm::dyn_cast<llvm::StoreInst>(now);
+            mark_order(memory, at, size, store && carries_order(item, store->getValueOperand()));
+        }
         bool pointer = false, mixed = false;
         if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(now)) pointer = has_pointer(store->getValueOperand()->getType(), mixed);
         const bool copy = now == group.copying;
@@ -205,6 +267,7 @@ public:
 
     void memoryLoad(const Memory* memory, const WorkItem* item, std::size_t at, std::size_t size) override {
         const llvm::Instruction* now = item->getCurrentInstruction();
+        if (order_seen_ && holds_order(memory, at, size)) order.loaded = true;
         bool pointer = false, mixed = false;
         if (const auto* load = llvm::dyn_cast<llvm::LoadInst>(now)) pointer = has_pointer(load->getType(), mixed);
         std::optional<Finding> found;
@@ -234,9 +297,20 @@ public:
             found = s && holds_pointer_bytes(*s, at, size);
         }
         if (found) report(Finding::reads_bits, item->getCurrentInstruction());
+        if (order_seen_ && holds_order(memory, at, size)) order.loaded = true;
     }
-    void memoryAtomicStore(const Memory* memory, const WorkItem*, oclgrind::AtomicOp, std::size_t at, std::size_t size) override {
+    void memoryAtomicStore(const Memory* memory, const WorkItem* item, oclgrind::AtomicOp op, std::size_t at,
+                           std::size_t size) override {
         forget_data(memory, at, size);
+        // What an exchange leaves is the last one's value; an addition's total is the same in any
+        // order, unless what was added carries the order itself.
+        const bool exchange = op == oclgrind::AtomicXchg || op == oclgrind::AtomicCmpXchg;
+        order_seen_ = order_seen_ || exchange;
+        if (!order_seen_) return;
+        bool from_order = exchange;
+        if (const llvm::Instruction* now = item->getCurrentInstruction(); !from_order)
+            for (const llvm::Use& v : now->operands()) from_order = from_order || carries_order(item, v.get());
+        if (from_order || holds_order(memory, at, size)) mark_order(memory, at, size, true);
     }
     // async_work_group_copy writes data; so does the host.
     void memoryStore(const Memory* memory, const WorkGroup*, std::size_t at, std::size_t size, const std::uint8_t*) override {
@@ -255,6 +329,53 @@ public:
     }
 
 private:
+    // The order's trail through one instruction (see GroupOrder): an atomic's result carries it,
+    // and so does whatever is computed from such a value or loaded from bytes that hold one. A
+    // branch on it is remembered, and a barrier after such a branch reported at the branch.
+    void follow_order(const WorkItem* item, const llvm::Instruction* instruction) {
+        const bool loaded = std::exchange(order.loaded, false);
+        if (returns_order(instruction)) order_seen_ = true;
+        if (!order_seen_) return;
+        ItemOrder& mine = order.items[item];
+        if (is_call_to(instruction, "barrier")) {
+            if (mine.branch) report(Finding::branches_on_order, mine.branch);
+            return;
+        }
+        const llvm::Value* condition = nullptr;
+        if (const auto* br = llvm::dyn_cast<llvm::BranchInst>(instruction); br && br->isConditional()) condition = br->getCondition();
+        else if (const auto* sw = llvm::dyn_cast<llvm::SwitchInst>(instruction)) condition = sw->getCondition();
+        if (condition) {
+            if (!mine.branch && mine.values.count(condition)) mine.branch = instruction;
+            return;
+        }
+        bool carries = loaded || returns_order(instruction);
+        for (const llvm::Use& op : instruction->operands()) carries = carries || mine.values.count(op.get()) > 0;
+        if (carries) mine.values.insert(instruction);
+        else mine.values.erase(instruction);  // computed again (a loop) from values without it
+    }
+    bool carries_order(const WorkItem* item, const llvm::Value* v) {
+        const auto it = order.items.find(item);
+        return it != order.items.end() && it->second.values.count(v) > 0;
+    }
+    bool holds_order(const Memory* memory, std::size_t at, std::size_t size) {
+        if (shared(memory)) {
+            const std::lock_guard lock(global_mutex_);
+            return first_overlapping(global_order_, at, size) != global_order_.end();
+        }
+        auto& s = order.memory[memory];
+        return first_overlapping(s, at, size) != s.end();
+    }
+    void mark_order(const Memory* memory, std::size_t at, std::size_t size, bool carries) {
+        std::unique_lock<std::mutex> lock;
+        Slots* s = &order.memory[memory];
+        if (shared(memory)) {
+            lock = std::unique_lock(global_mutex_);
+            s = &global_order_;
+        }
+        if (carries) add(*s, at, {at + size, false});
+        else forget(*s, at, size);
+    }
+
     // Global and constant memory is every work-group's: its slots are shared, under a lock taken
     // only while any exist or one is added (a kernel that never stores a pointer there never
     // waits for it). `slots` is null where there is nothing to look at.
@@ -343,6 +464,8 @@ private:
     std::mutex global_mutex_;
     Slots global_;
     std::atomic<std::size_t> global_count_{0};
+    Slots global_order_;                  // global bytes that hold the order (under global_mutex_)
+    std::atomic<bool> order_seen_{false};  // an atomic has run: the order is followed from then on
 };
 
 Fingerprint* plugin = nullptr;

@@ -22,6 +22,10 @@ std::string Report::explanation() const {
         return "A pointer's value is where the simulator or the device put a buffer, not part of the computation, "
                "and a kernel that looks at it can behave differently where it is graded than where it is checked. "
                "Index with integers (A[i], not pointer values), and don't inspect, compare or forge pointer values.";
+    if (has("order in which work-items ran"))
+        return "Which work-item gets to an atomic first is up to the device: one after another in the simulator (and on "
+               "a CPU), interleaved on a GPU. A kernel whose barriers depend on it can skip them where it is graded. "
+               "Use atomics' results only after the last barrier, or not at all: this lesson needs none.";
     if (has("race"))
         return "Two work-items used the same memory with no barrier between them, so the result depends on timing: "
                "right on a CPU device, wrong on a GPU. Look for a missing barrier(CLK_LOCAL_MEM_FENCE) between "

@@ -42,3 +42,40 @@ workbook_mutant(tiles_only_in_simulator mmul.cl
     } else
     for (int t = 0; t < blocks; t++) {]=]
   MESSAGE "reads the bits of a pointer")
+# The same, told apart by the order in which work-items run: the simulator (and PoCL) runs a
+# group's work-items one after another, a GPU interleaves them, so only there do they arrive out
+# of order at an atomic, and only there is the barrier skipped. PoCL keeps it (right answers);
+# under Oclgrind no race shows: only the plugin's order rule reports it (fingerprint.cpp), at the
+# branch on the flag the atomics left in local memory.
+workbook_mutant(barrier_only_in_order mmul.cl
+  [=[    float sum = 0.0f;
+    // Rounded up: when N is not a multiple of TS the last blocks hang over the edge.
+    const int blocks = (N + TS - 1) / TS;
+    for (int t = 0; t < blocks; t++) {
+        // Each work-item loads one element of each tile; neighbours in dimension 0 read
+        // neighbouring addresses. Outside the matrix the tile is padded with zeros, which add
+        // nothing to the sum, so the edge blocks need no special loop.
+        const int a_col = t * TS + lc;
+        const int b_row = t * TS + lr;
+        Awrk[lr * TS + lc] = (row < N && a_col < N) ? A[row * N + a_col] : 0.0f;
+        Bwrk[lr * TS + lc] = (b_row < N && col < N) ? B[b_row * N + col] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);  // both tiles complete before anyone reads them]=]
+  [=[    // planted bug: the first barrier kept only where the group's work-items arrive in order
+    __local int arrivals, in_order;
+    if (lc == 0 && lr == 0) {
+        arrivals = 0;
+        in_order = 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_and(&in_order, atomic_inc(&arrivals) == lr * TS + lc);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int sequential = in_order;
+    float sum = 0.0f;
+    const int blocks = (N + TS - 1) / TS;
+    for (int t = 0; t < blocks; t++) {
+        const int a_col = t * TS + lc;
+        const int b_row = t * TS + lr;
+        Awrk[lr * TS + lc] = (row < N && a_col < N) ? A[row * N + a_col] : 0.0f;
+        Bwrk[lr * TS + lc] = (b_row < N && col < N) ? B[b_row * N + col] : 0.0f;
+        if (sequential) barrier(CLK_LOCAL_MEM_FENCE);]=]
+  RACE RACE_MESSAGE "order in which work-items ran")
