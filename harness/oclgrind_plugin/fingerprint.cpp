@@ -248,7 +248,10 @@ public:
         const llvm::Instruction* now = item->getCurrentInstruction();
         if (order_seen_) {
             const auto* store = llvm::dyn_cast<llvm::StoreInst>(now);
-            mark_order(memory, at, size, store && carries_order(item, store->getValueOperand()));
+            // A value from the order, or any value at an address computed from it
+            // (`seen[atomic_inc(&n)] = lid`: which slot holds what is the order).
+            mark_order(memory, at, size, store && (carries_order(item, store->getValueOperand()) ||
+                                                   carries_order(item, store->getPointerOperand())));
         }
         bool pointer = false, mixed = false;
         if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(now)) pointer = has_pointer(store->getValueOperand()->getType(), mixed);
