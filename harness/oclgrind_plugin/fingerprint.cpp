@@ -247,11 +247,11 @@ public:
     void memoryStore(const Memory* memory, const WorkItem* item, std::size_t at, std::size_t size, const std::uint8_t*) override {
         const llvm::Instruction* now = item->getCurrentInstruction();
         if (order_seen_) {
-            const auto* store = llvm::dyn_cast<llvm::StoreInst>(now);
-            // A value from the order, or any value at an address computed from it
-            // (`seen[atomic_inc(&n)] = lid`: which slot holds what is the order).
-            mark_order(memory, at, size, store && (carries_order(item, store->getValueOperand()) ||
-                                                   carries_order(item, store->getPointerOperand())));
+            // A value from the order, any value at an address computed from it (`seen[atomic_inc(&n)]
+            // = lid`: which slot holds what is the order), or bytes a copy read from such memory.
+            bool carries = order.loaded;
+            for (const llvm::Use& v : now->operands()) carries = carries || carries_order(item, v.get());
+            mark_order(memory, at, size, carries);
         }
         bool pointer = false, mixed = false;
         if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(now)) pointer = has_pointer(store->getValueOperand()->getType(), mixed);
@@ -318,9 +318,11 @@ public:
     // async_work_group_copy writes data; so does the host.
     void memoryStore(const Memory* memory, const WorkGroup*, std::size_t at, std::size_t size, const std::uint8_t*) override {
         forget_data(memory, at, size);
+        if (order_seen_) mark_order(memory, at, size, false);
     }
     void hostMemoryStore(const Memory* memory, std::size_t at, std::size_t size, const std::uint8_t*) override {
         forget_data(memory, at, size);
+        if (order_seen_) mark_order(memory, at, size, false);
     }
     void memoryDeallocated(const Memory* memory, std::size_t at) override {
         if (!shared(memory)) return;
@@ -329,6 +331,8 @@ public:
         for (auto it = global_.begin(); it != global_.end();)
             it = memory->extractBuffer(it->first) == buffer ? global_.erase(it) : std::next(it);
         global_count_ = global_.size();
+        for (auto it = global_order_.begin(); it != global_order_.end();)
+            it = memory->extractBuffer(it->first) == buffer ? global_order_.erase(it) : std::next(it);
     }
 
 private:

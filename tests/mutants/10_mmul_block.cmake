@@ -79,3 +79,34 @@ workbook_mutant(barrier_only_in_order mmul.cl
         Bwrk[lr * TS + lc] = (b_row < N && col < N) ? B[b_row * N + col] : 0.0f;
         if (sequential) barrier(CLK_LOCAL_MEM_FENCE);]=]
   RACE RACE_MESSAGE "order in which work-items ran")
+# The order read from what an exchange leaves: the simulator's last work-item is always the
+# group's last; no atomic's result is used at all.
+workbook_mutant(barrier_only_when_last_is_last mmul.cl
+  [=[    float sum = 0.0f;
+    // Rounded up: when N is not a multiple of TS the last blocks hang over the edge.
+    const int blocks = (N + TS - 1) / TS;
+    for (int t = 0; t < blocks; t++) {
+        // Each work-item loads one element of each tile; neighbours in dimension 0 read
+        // neighbouring addresses. Outside the matrix the tile is padded with zeros, which add
+        // nothing to the sum, so the edge blocks need no special loop.
+        const int a_col = t * TS + lc;
+        const int b_row = t * TS + lr;
+        Awrk[lr * TS + lc] = (row < N && a_col < N) ? A[row * N + a_col] : 0.0f;
+        Bwrk[lr * TS + lc] = (b_row < N && col < N) ? B[b_row * N + col] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);  // both tiles complete before anyone reads them]=]
+  [=[    // planted bug: the first barrier kept only where the last work-item to arrive is the last
+    __local int last;
+    if (lc == 0 && lr == 0) last = -1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_xchg(&last, lr * TS + lc);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int sequential = last == TS * TS - 1;
+    float sum = 0.0f;
+    const int blocks = (N + TS - 1) / TS;
+    for (int t = 0; t < blocks; t++) {
+        const int a_col = t * TS + lc;
+        const int b_row = t * TS + lr;
+        Awrk[lr * TS + lc] = (row < N && a_col < N) ? A[row * N + a_col] : 0.0f;
+        Bwrk[lr * TS + lc] = (b_row < N && col < N) ? B[b_row * N + col] : 0.0f;
+        if (sequential) barrier(CLK_LOCAL_MEM_FENCE);]=]
+  RACE RACE_MESSAGE "order in which work-items ran")
