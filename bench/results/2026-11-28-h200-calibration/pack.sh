@@ -7,7 +7,8 @@
 # Adapted from ../2026-11-26-h100-calibration/pack.sh: the build is read under /tmp/build.lock (as
 # bench/h200_track_gains.sh does), the plugins and the source archive are packed, and
 # `PART=oclgrind` packs Debian's Oclgrind (build-gpu/oclgrind.tar.xz: root/ the two packages' files
-# at their own paths, libs/ what ldd names for oclgrind and the plugins, libc's family left out).
+# at their own paths, libs/ what ldd names for oclgrind and the plugins, libc's family left out);
+# `PART=broker` packs the OpenCL broker (build-gpu/broker.tar.xz).
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 build=$(realpath "${1:-$root/build}")
@@ -25,6 +26,14 @@ if [ "${PART:-cal}" = oclgrind ]; then
     ls "$o/libs"
     tar -C "$o" -cf - root libs | xz -T1 -9 > "$root/build-gpu/oclgrind.tar.xz"
     rm -rf "$o"; ls -la "$root/build-gpu/oclgrind.tar.xz"; exit 0
+fi
+if [ "${PART:-cal}" = broker ]; then
+    # The OpenCL broker the runners start (workbook-broker, libworkbook_broker_icd.so: their paths
+    # are compiled in, run.sh puts them at /work/main/build/{bin,lib}). Written into pack.sh after the
+    # run: on 2026-11-28 these same commands were typed by hand.
+    rm -rf /tmp/xb && mkdir -p /tmp/xb/bin /tmp/xb/lib && cp "$build/bin/workbook-broker" /tmp/xb/bin/ \
+        && cp "$build/lib/libworkbook_broker_icd.so" /tmp/xb/lib/ && strip /tmp/xb/bin/* /tmp/xb/lib/*
+    tar -C /tmp/xb -cJf "$root/build-gpu/broker.tar.xz" bin lib && rm -rf /tmp/xb; ls -la "$root/build-gpu/broker.tar.xz"; exit 0
 fi
 stage=$root/build-gpu/cal
 rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/plugins"
