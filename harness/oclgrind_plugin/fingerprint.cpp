@@ -300,7 +300,6 @@ public:
             found = s && holds_pointer_bytes(*s, at, size);
         }
         if (found) report(Finding::reads_bits, item->getCurrentInstruction());
-        if (order_seen_ && holds_order(memory, at, size)) order.loaded = true;
     }
     void memoryAtomicStore(const Memory* memory, const WorkItem* item, oclgrind::AtomicOp op, std::size_t at,
                            std::size_t size) override {
