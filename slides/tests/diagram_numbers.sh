@@ -16,10 +16,10 @@ failures=0
 fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
 labels() { WORKBOOK_ROOT=$scratch "$scratch/slides/tools/diagram.sh" --svg "$1" | grep -o '<text[^>]*>[^<]*</text>' | sed -e 's/<[^>]*>//g; s/&#45;/-/g'; }
 expect() {  # DIAGRAM TEXT: the label must be there
-    labels "$1" | grep -q -F -- "$2" || fail "$1: no label '$2' (labels: $(labels "$1" | tr '\n' '|' | cut -c1-300))"
+    labels "$1" | grep -F -- "$2" >/dev/null || fail "$1: no label '$2' (labels: $(labels "$1" | tr '\n' '|' | cut -c1-300))"
 }
 expect_not() {
-    if labels "$1" | grep -q -F -- "$2"; then fail "$1: still shows '$2'"; fi
+    if labels "$1" | grep -F -- "$2" >/dev/null; then fail "$1: still shows '$2'"; fi
 }
 
 launch=$scratch/exercises/10_mmul_block/launch.hpp

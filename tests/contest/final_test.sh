@@ -25,7 +25,7 @@ for a in ada grace linus; do "$wb" contest --db c.db submit "$src/contest/exampl
 # Open: refused, nothing judged.
 if "$wb" contest --db c.db final --top 3 "${settings[@]}" > open.log 2>&1; then fail "a final ran while the contest was open"; fi
 grep -q "the contest is still open.*workbook contest close" open.log || fail "the refusal: $(cat open.log)"
-"$wb" contest --db c.db board --final | grep -q "No final yet" || fail "a refused final left a final board"
+"$wb" contest --db c.db board --final | grep "No final yet" >/dev/null || fail "a refused final left a final board"
 echo "ok: refused while the contest is open, with the fix"
 
 "$wb" contest --db c.db close > /dev/null
@@ -39,7 +39,7 @@ echo "ok: an unknown board and --top 0 refused"
 if "$wb" contest --db c.db final --top 3 "${settings[@]}" > unsettled.log 2>&1; then fail "a final ran with an unjudged entry"; fi
 grep -q "1 entry uploaded before the close is not judged yet: #6 turing (queued).*contest judge" unsettled.log ||
     fail "the refusal: $(cat unsettled.log)"
-"$wb" contest --db c.db board --final | grep -q "No final yet" || fail "a refused final left a final board"
+"$wb" contest --db c.db board --final | grep "No final yet" >/dev/null || fail "a refused final left a final board"
 "$wb" contest --db c.db judge "${settings[@]}" > judge2.log 2>&1 || fail "judging turing: $(cat judge2.log)"
 "$wb" contest --db c.db board > before.txt
 grep -qE "^ +=?[0-9]+  turing " before.txt || fail "turing is not on the board once judged: $(cat before.txt)"
@@ -93,7 +93,7 @@ flock -x c.db.judging.lock sleep 4 &
 holder=$!
 sleep 0.5
 timeout 2 "$wb" contest --db c.db judge "${settings[@]}" > held.log 2>&1 && fail "a judge ran while the final held the device"
-"$wb" contest --db c.db status | grep -E "^ +7  " | grep -q " queued " || fail "the entry is not queued: $(cat held.log)"
+"$wb" contest --db c.db status | grep -E "^ +7  " | grep " queued " >/dev/null || fail "the entry is not queued: $(cat held.log)"
 wait $holder
 "$wb" contest --db c.db judge "${settings[@]}" > after.log 2>&1 || fail "judging after: $(cat after.log)"
 grep -q "^judged 7 " after.log || fail "the waiting entry was not judged after the final: $(cat after.log)"
@@ -125,7 +125,7 @@ running = {r["alias"] for b in data["devices"] for r in b["rows"]}
 assert len(running) == 6, running
 print(f"ok: /api/board carries the final board ({', '.join(final)}) beside the running one")
 PY
-"$wb" contest --db c.db status | grep -E "^ +8  " | grep -q " queued " || fail "the server judged while the final held the device"
+"$wb" contest --db c.db status | grep -E "^ +8  " | grep " queued " >/dev/null || fail "the server judged while the final held the device"
 t0=$(date +%s.%N)
 kill $server
 wait $server 2>/dev/null || true
