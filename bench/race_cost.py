@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where a save's verdict spends its time, per exercise: the graded test of the solution on the
-default device (the values verdict), its speed case (rungs 15-20), then its race pass under Oclgrind with every check on (as
+default device (the values verdict), its speed case (rungs 15-20) or traffic case (08-10), then its race pass under Oclgrind with every check on (as
 `workbook check` runs it), and the same pass with each of Oclgrind's checks alone and with none,
 so the cost of each check is a column of its own. Wall and processor seconds of each run.
 
@@ -58,12 +58,13 @@ def main():
             print(f"{name}: no {test} (build first)", file=sys.stderr)
             continue
         row = {"exercise": name}
-        # The values verdict: the graded test cases that check results, not the speed check.
-        row["graded"] = timed([str(test), "-tce=*speed*"], env, a.timeout)
+        # The values verdict: the graded test cases that check results, not the speed or traffic check.
+        row["graded"] = timed([str(test), "-tce=*: speed*,*: traffic*"], env, a.timeout)
         # The speed case (the SGEMM track: timed rounds, and on a CPU the traffic count of the
-        # student's kernel; the references' figures kept from an earlier run, as on a second save).
-        if ex["id"] >= "15":
-            row["speed"] = timed([str(test), "-tc=*speed*"], env, a.timeout)
+        # student's kernel), or 08-10's traffic case; the references' figures kept from an earlier
+        # run, as on a second save.
+        if ex.get("speed_references") or ex.get("traffic_references"):
+            row["speed"] = timed([str(test), "-tc=*: speed*,*: traffic*"], env, a.timeout)
         # The race pass as the checkers run it (harness/src/race_check.cpp).
         row["race"] = timed([str(bin_dir / "race_check"), "--expect", "clean", "--timeout", str(a.timeout), str(test)],
                             env, a.timeout + 60)

@@ -389,6 +389,10 @@ void check_matmul_traffic(const SpeedSpec& spec) {
         MESSAGE("the traffic check is left out under the simulator (WORKBOOK_SMALL=1): it runs Oclgrind itself");
         return;
     }
+    if (matmul_values_failed()) {
+        MESSAGE("the traffic check is left out: the kernel's values are wrong (above), and a wrong kernel scores nothing for its traffic");
+        return;
+    }
     std::string why_not;
     const auto report = measure_matmul_traffic(spec, why_not);
     if (!report) {

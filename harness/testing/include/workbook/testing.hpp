@@ -104,7 +104,8 @@ std::optional<Counted> counted_call(const std::string& op, runner::Message reque
 // The sizes a matmul rung is graded at, drawn from the seed in classes (g: the rung's
 // group_extent, r: a remainder in 0..min(g-1, 40)): small: 1, one inside a work-group, one whole
 // group and a partial one (g+1, or an odd size up to g+17 when g <= 32); large: whole groups near
-// 65..160 plus r, near 200..320 plus r, and whole groups near 1024 (1024 - g·k, k in 0..3);
+// 65..160 plus r, near 200..320 plus r, and whole groups near 1024 (1024 + g, or 1024 - g·k with
+// k in 1..3: never 1024 itself, a power of two that makes naive kernels alias in a CPU's caches);
 // mirrors: for each large size, the same remainder modulo g (g more when it is 0 or 1).
 struct MatmulSizes {
     std::vector<int> small, large, mirrors;
@@ -120,11 +121,12 @@ std::vector<int> matmul_sizes(const matmul::Rung& rung);
 // Grades a rung's mmul kernel with its own launch geometry (the runner's "matmul" operation):
 // random non-symmetric A and B (junk after them), C poisoned with NaN and a guard band after it,
 // tolerance relative to Σ|a·b|, the first mismatch reported with its row and column. True when
-// every size passed: the traffic check that follows in the same test case (08-10) is spent only on
-// a correct kernel, since a wrong one scores nothing for its traffic anyway.
+// every size passed; a failure is remembered for the process (matmul_values_failed), so that the
+// traffic case that follows (08-10) is not spent on a kernel that scores nothing anyway.
 // `shape`, where the rung's build options are a choice (exercise 20), goes to the runner with each
 // request; the runner builds and launches that choice.
 bool check_matmul_kernel(const matmul::Rung& rung, const std::string& shape = {});
+bool matmul_values_failed();
 
 // The speed check of a rung of the SGEMM track: the student's kernel timed against this rung's
 // solution and the previous rung's, both embedded into the runner (run_matmul_timed), taking turns
@@ -189,8 +191,10 @@ std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::
 std::vector<int> traffic_sizes();
 // A rung graded on traffic alone, on every device (exercises 08-10: no speed check, and what their
 // lessons cut is exact): spec.previous, spec.current and spec.traffic as in the speed check, which
-// it shares its rule, table and messages with. Skipped, with the reason, where Oclgrind cannot run
-// and under the race pass (the test already runs inside Oclgrind there).
+// it shares its rule, table and messages with. A test case of its own, after the values case, so
+// that `workbook check` says "values right" before the count and runs it after the race pass, as
+// the speed cases. Skipped, with the reason, where Oclgrind cannot run, under the race pass (the
+// test already runs inside Oclgrind there), and after a values case failed in the same process.
 void check_matmul_traffic(const SpeedSpec& spec);
 
 // A rung whose block shape is a choice of build options, tuned per device (exercise 20,
