@@ -4,7 +4,7 @@
 # 02 graded through the OpenCL broker.
 #   bash bench/h200_track_gains.sh pack         here, after a build: the binaries into $CARRY
 #   bash bench/h200_track_gains.sh STEP...      there, from the repository root, results under $OUT;
-#                                               steps: info bench speed reference broker (track = bench speed)
+#                                               steps: info bench speed variants reference broker (track = bench speed)
 # $CARRY (default .devcarry-h64) holds pack.tar.xz (bin/ stripped, lib/ the broker's ICD, syslib/
 # libraries the machine may lack, calibration-02.json) and extra-ex02.tar.gz (the calibration's
 # generated kernels, build/exercises/02_vadd/mutants): carry both. The binaries name /work/main and
@@ -24,7 +24,8 @@ if [ "${1:-}" = pack ]; then
   done
   (  # not while a build writes them (the lock the course's builds take)
     flock -w 300 9
-    cd "$build/bin" && cp $files runner-02_vadd-* "$carry/bin/"
+    # Correct variants of the track's rungs in other styles (tests/variants/1[5-9]_*/), for step variants.
+    cd "$build/bin" && cp $files runner-02_vadd-* $(ls | grep -E '^(test|runner)-1[5-9]_sgemm_[a-z0-9_]+-variant-') "$carry/bin/"
     cp "$build/lib/libworkbook_broker_icd.so" "$carry/lib/"
     tar -C "$build" -czf "$carry/extra-ex02.tar.gz" exercises/02_vadd/mutants
   ) 9> /tmp/build.lock
@@ -97,6 +98,20 @@ for step in "$@"; do
           "$(grep -E "^  this rung's solution" "$OUT/speed-$n-$ex.txt" | sed 's/  */ /g')"
       done
     done | tee "$OUT/speed-summary.txt" ;;
+  variants)
+    # Issue 64: each correct variant in another style (tests/variants/) through its rung's graded
+    # speed check at every N, as the solutions in step speed.
+    for n in $sizes; do
+      for t in "$bin"/test-1[5-9]_sgemm_*-variant-*; do
+        [ -e "$t" ] || continue
+        v=${t##*/test-}
+        s=$SECONDS
+        WORKBOOK_SEED=${SEED:-7} WORKBOOK_SPEED_N=$n timeout 150 "$t" -tc='*speed*' > "$OUT/variant-$n-$v.txt" 2>&1
+        rc=$?
+        printf '%5d %-45s exit %d %4d s  %s\n' "$n" "$v" $rc $((SECONDS - s)) \
+          "$(grep -E "^  yours" "$OUT/variant-$n-$v.txt" | head -1 | sed 's/  */ /g')"
+      done
+    done | tee "$OUT/variants-summary.txt" ;;
   reference)
     # The existing study script: tune every size (its store in $OUT/tuning.toml), then the bench
     # rows side by side (reference tuned, CLBlast, cuBLAS through scripts/cublas_sgemm.py), then
