@@ -250,6 +250,11 @@ void check_matmul_speed(const SpeedSpec& spec) {
         MESSAGE("the speed check is left out under the simulator (WORKBOOK_SMALL=1): it times a real device");
         return;
     }
+    if (matmul_values_failed()) {  // as check_matmul_traffic: no rounds timed for a wrong kernel
+        FAIL_CHECK("the speed check is not run: the kernel's values are wrong (above), and a wrong kernel scores "
+                   "nothing for its speed");
+        return;
+    }
     // The references' runner: the same program as the test's, started without the sandbox; it
     // builds only the kernels embedded into it (run_matmul_timed), never the student's.
     runner::Client reference_client({}, false);
@@ -389,8 +394,12 @@ void check_matmul_traffic(const SpeedSpec& spec) {
         MESSAGE("the traffic check is left out under the simulator (WORKBOOK_SMALL=1): it runs Oclgrind itself");
         return;
     }
+    // A case of its own (so that `workbook check` says the values first), but scored with them: a
+    // kernel whose values failed in this process fails here too, uncounted, as it did when the
+    // two were one case (a grade is the share of cases passed).
     if (matmul_values_failed()) {
-        MESSAGE("the traffic check is left out: the kernel's values are wrong (above), and a wrong kernel scores nothing for its traffic");
+        FAIL_CHECK("the traffic check is not counted: the kernel's values are wrong (above), and a wrong kernel "
+                   "scores nothing for its traffic");
         return;
     }
     std::string why_not;

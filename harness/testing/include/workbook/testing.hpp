@@ -194,7 +194,9 @@ std::vector<int> traffic_sizes();
 // it shares its rule, table and messages with. A test case of its own, after the values case, so
 // that `workbook check` says "values right" before the count and runs it after the race pass, as
 // the speed cases. Skipped, with the reason, where Oclgrind cannot run, under the race pass (the
-// test already runs inside Oclgrind there), and after a values case failed in the same process.
+// test already runs inside Oclgrind there); after a values case failed in the same process it
+// fails uncounted, so a wrong kernel still scores nothing on 08-10. A correct kernel without the
+// lesson's cut scores the values case alone, as on the SGEMM track (values and speed cases).
 void check_matmul_traffic(const SpeedSpec& spec);
 
 // A rung whose block shape is a choice of build options, tuned per device (exercise 20,
