@@ -24,8 +24,8 @@ student=(
   pocl-opencl-icd                                                  # the default device: the CPU
   doctest-dev libfmt-dev libtomlplusplus-dev libcli11-dev          # graded tests, util layer, CLI
   nlohmann-json3-dev                                               # `workbook`: the grader's JSON
-  oclgrind liboclgrind-dev                                         # the race check; rung 19's traffic rule (a plugin)
-  llvm-14-dev                                                      # the headers of Oclgrind's LLVM: the pointer-bits plugin
+  oclgrind liboclgrind-dev                                         # the race check; rungs 18 and 19's traffic rules (a plugin)
+  llvm-14-dev                                                      # the headers of Oclgrind's LLVM: the pointer-bits and traffic plugins
 )
 # The instructor's and the test suite's. Without them CMake leaves out the parts that need them
 # and says which (cmake/parts.cmake).

@@ -90,7 +90,7 @@ void Grader::find_workbook_paths(const json& commands) {
     // is the race pass's to refuse, and its parent folder may be "/").
     if (const char* o = std::getenv("WORKBOOK_OCLGRIND"); o && *o && fs::exists(o))
         add(fs::path(o).parent_path().string());
-    // Our Oclgrind plugins, loaded into the student's runner: rung 19's traffic run counts with
+    // Our Oclgrind plugins, loaded into the student's runner: rungs 18 and 19's traffic runs count with
     // one, every race pass checks local memory with another, and every race pass and traffic run
     // checks the kernel for pointer bits with the third.
     for (const auto& plugin : {race::overlap_plugin, race::local_init_plugin, race::fingerprint_plugin})

@@ -48,7 +48,8 @@ std::string plugin(const char* path, const char* what, const char* packages, std
 }  // namespace
 
 std::string overlap_plugin(std::string& why_not) {
-    return plugin(WORKBOOK_OVERLAP_PLUGIN, "counts hidden loads", "liboclgrind-dev", why_not);
+    return plugin(WORKBOOK_OVERLAP_PLUGIN, "counts when global loads are issued and first used", "liboclgrind-dev llvm-14-dev",
+                  why_not);
 }
 
 std::string fingerprint_plugin(std::string& why_not) {

@@ -154,6 +154,7 @@ std::vector<Overlap> parse_overlap(std::string_view text) {
         [&](std::uint64_t count, std::string_view op, std::uint64_t) {
             if (op == "global load bytes") out.back().global_load_bytes += count;
             else if (op == "hidden global load bytes") out.back().hidden_global_load_bytes += count;
+            else if (op == "global load waits") out.back().global_load_waits = out.back().global_load_waits.value_or(0) + count;
         });
     return out;
 }
@@ -164,6 +165,9 @@ std::string_view name(Metric m) {
     case Metric::local_bytes: return "local bytes loaded per multiply-add";
     case Metric::loads: return "load instructions per multiply-add";
     case Metric::exposed_bytes: return "global bytes loaded with no computing after them to hide them, per multiply-add";
+    case Metric::load_waits:
+        return "waits for global loads per multiply-add (a work-item waits at the first use of a value loaded since "
+               "its last wait)";
     }
     return "?";
 }
@@ -174,9 +178,14 @@ std::string_view short_name(Metric m) {
     case Metric::local_bytes: return "local B";
     case Metric::loads: return "loads";
     case Metric::exposed_bytes: return "exposed B";
+    case Metric::load_waits: return "waits";
     }
     return "?";
 }
+
+int decimals(Metric m) { return m == Metric::load_waits ? 6 : 4; }
+
+bool needs_plugin(Metric m) { return m == Metric::exposed_bytes || m == Metric::load_waits; }
 
 double Figures::of(Metric m) const {
     switch (m) {
@@ -186,6 +195,8 @@ double Figures::of(Metric m) const {
     // Uncounted (no plugin): as if nothing were hidden, which the judge never reaches (count_traffic
     // refuses to grade on it then).
     case Metric::exposed_bytes: return exposed_bytes.value_or(global_bytes);
+    // As if every load instruction waited alone.
+    case Metric::load_waits: return load_waits.value_or(loads);
     }
     return 0;
 }
@@ -200,6 +211,7 @@ Figures per_multiply_add(const Counts& c, int n, const std::optional<Overlap>& o
     if (overlap) {
         const auto hidden = std::min(overlap->hidden_global_load_bytes, overlap->global_load_bytes);
         f.exposed_bytes = static_cast<double>(overlap->global_load_bytes - hidden) / macs;
+        if (overlap->global_load_waits) f.load_waits = static_cast<double>(*overlap->global_load_waits) / macs;
     }
     return f;
 }
@@ -220,18 +232,23 @@ Verdict judge(Metric m, const Figures& previous, const Figures& solution, const 
 }
 
 std::string table(int n, const Figures& student, const Figures& solution, const std::string& solution_name,
-                  const Figures& previous, const std::string& previous_name, std::optional<Metric> graded) {
-    const auto mark = [&](Metric m) { return graded == m ? "*" : " "; };
-    // The exposed column where all three launches were counted by the plugin (rung 19).
+                  const Figures& previous, const std::string& previous_name, const std::vector<Metric>& graded) {
+    const auto mark = [&](Metric m) { return std::find(graded.begin(), graded.end(), m) != graded.end() ? "*" : " "; };
+    // The plugin's columns where it counted all three launches (rungs 18 and 19).
     const bool exposed = student.exposed_bytes && solution.exposed_bytes && previous.exposed_bytes;
+    const bool waits = student.load_waits && solution.load_waits && previous.load_waits;
     std::string t = fmt::format("memory traffic per multiply-add at N = {}, counted by Oclgrind (the same on every device){}:\n"
                                 "  {:<42} {:>9}{} {:>9}{} {:>7}{}",
-                                n, graded ? "; * marks what this rung is graded on here" : "", "", "global B",
+                                n, graded.empty() ? "" : "; * marks what this rung is graded on here", "", "global B",
                                 mark(Metric::global_bytes), "local B", mark(Metric::local_bytes), "loads", mark(Metric::loads));
-    t += exposed ? fmt::format(" {:>9}{}\n", "exposed B", mark(Metric::exposed_bytes)) : "\n";
+    if (exposed) t += fmt::format(" {:>9}{}", "exposed B", mark(Metric::exposed_bytes));
+    if (waits) t += fmt::format(" {:>9}{}", "waits", mark(Metric::load_waits));
+    t += "\n";
     const auto row = [&](const std::string& who, const Figures& f) {
         t += fmt::format("  {:<42} {:>10.4f} {:>10.4f} {:>8.4f}", who, f.global_bytes, f.local_bytes, f.loads);
-        t += exposed ? fmt::format(" {:>10.4f}\n", *f.exposed_bytes) : "\n";
+        if (exposed) t += fmt::format(" {:>10.4f}", *f.exposed_bytes);
+        if (waits) t += fmt::format(" {:>10.{}f}", *f.load_waits, decimals(Metric::load_waits));
+        t += "\n";
     };
     row("yours", student);
     row(fmt::format("this rung's solution ({})", solution_name), solution);

@@ -119,7 +119,7 @@ TEST_CASE("traffic: the plugin's hidden loads are read per launch, and exposed b
     REQUIRE(with.exposed_bytes.has_value());
     CHECK(*with.exposed_bytes == doctest::Approx(16384.0 / (128.0 * 128.0 * 128.0)));
     // More hidden than loaded (a forged line) hides at most everything.
-    const Figures forged = per_multiply_add(c, 128, Overlap{100, 5000});
+    const Figures forged = per_multiply_add(c, 128, Overlap{100, 5000, std::nullopt});
     CHECK(*forged.exposed_bytes == 0.0);
 
     // Rung 19's rule: exercise 18 hides nothing, its solution seven tiles of eight.
@@ -135,9 +135,62 @@ TEST_CASE("traffic: the plugin's hidden loads are read per launch, and exposed b
     student.exposed_bytes = 0.0625 / 4;  // half the tiles prefetched: within the middle (1 / sqrt(8))
     CHECK(judge(Metric::exposed_bytes, previous, solution, student).ok);
     const std::string t = table(128, student, solution, "19_sgemm_prefetch", previous, "18_sgemm_transpose",
-                                Metric::exposed_bytes);
+                                {Metric::exposed_bytes});
     CHECK(t.find("exposed B*") != std::string::npos);
     CHECK(t.find("0.0078") != std::string::npos);
+}
+
+// The plugin's third line: how often work-items waited for global loads (rung 18's rule).
+TEST_CASE("traffic: the plugin's waits for global loads are read per launch, and judged as any figure") {
+    const std::string text = "Global loads hidden for kernel launch 1:\n      131072 - global load bytes\n"
+                             "           0 - hidden global load bytes\n        2048 - global load waits\n\n"
+                             "Global loads hidden for kernel launch 2:\n      131072 - global load bytes\n"
+                             "           0 - hidden global load bytes\n       8,192 - global load waits\n\n"
+                             "Global loads hidden for kernel launch 3:\n      131072 - global load bytes\n";
+    const auto all = parse_overlap(text);
+    REQUIRE(all.size() == 3);
+    REQUIRE(all[0].global_load_waits.has_value());
+    CHECK(*all[0].global_load_waits == 2048);
+    CHECK(*all[1].global_load_waits == 8192);
+    CHECK_FALSE(all[2].global_load_waits.has_value());  // a block without the line: not counted
+
+    Counts c;
+    c.global_load_bytes = 131072;
+    const double macs = 128.0 * 128.0 * 128.0;
+    const Figures solution = per_multiply_add(c, 128, all[0]), previous = per_multiply_add(c, 128, all[1]);
+    REQUIRE(solution.load_waits.has_value());
+    CHECK(*solution.load_waits == doctest::Approx(2048 / macs));
+    CHECK(*previous.load_waits == doctest::Approx(8192 / macs));
+    CHECK_FALSE(per_multiply_add(c, 128, all[2]).load_waits.has_value());
+    CHECK(needs_plugin(Metric::load_waits));
+    CHECK(needs_plugin(Metric::exposed_bytes));
+    CHECK_FALSE(needs_plugin(Metric::loads));
+
+    // Rung 18's rule at N = 128: exercise 17's solution waits once per float4 (4 a tile), this
+    // rung's once per tile; a kernel that stores each float4 as soon as it loads it waits as 17's.
+    Figures student = previous;
+    auto v = judge(Metric::load_waits, previous, solution, student);
+    CHECK(v.meaningful);
+    CHECK(v.cut == doctest::Approx(4.0));
+    CHECK(v.required == doctest::Approx(4096 / macs));
+    CHECK_FALSE(v.ok);
+    student.load_waits = 4096 / macs;  // half the tiles' loads together: exactly the middle
+    CHECK(judge(Metric::load_waits, previous, solution, student).ok);
+    // Both plugin columns, each marked where graded, the waits with the digits they need.
+    Figures p = previous, s = solution, st = student;
+    p.exposed_bytes = s.exposed_bytes = st.exposed_bytes = 0.0625;
+    const std::string t = table(128, st, s, "18_sgemm_transpose", p, "17_sgemm_2d_block", {Metric::loads, Metric::load_waits});
+    CHECK(t.find("loads*") != std::string::npos);
+    CHECK(t.find("waits*") != std::string::npos);
+    CHECK(t.find("exposed B ") != std::string::npos);  // shown, not graded
+    CHECK(t.find("0.000977") != std::string::npos);
+    CHECK(t.find("0.003906") != std::string::npos);
+    CHECK(decimals(Metric::load_waits) == 6);
+    CHECK(decimals(Metric::loads) == 4);
+    // Without the plugin's figure, as if every load instruction waited alone.
+    Figures uncounted;
+    uncounted.loads = 0.16;
+    CHECK(uncounted.of(Metric::load_waits) == doctest::Approx(0.16));
 }
 
 // Oclgrind 21.10's counts of vload/vstore, as it printed them for a kernel of each (16 work-items).

@@ -24,3 +24,29 @@ workbook_mutant(columns_neighbours mmul.cl
 workbook_mutant(store_rows_apart mmul.cl
   [=[            store4(C, N, first_row + lr * WPTM + i, first_col + 4 * (j * RTSN + lc), acc[i][j]);]=]
   [=[            store4(C, N, first_row + lr + i * RTSM, first_col + 4 * (j * RTSN + lc), acc[i][j]);  // planted bug]=])
+# Each float4 stored to local memory as soon as it is loaded (exercise 17's loop), not all of a
+# tile's loads first: the same loads and stores, so the same load counts, but a GPU waits for
+# each load in turn (0.66x the solution on the H200, below exercise 17:
+# bench/results/2026-11-29-h200-first-use). Where traffic grades (PoCL), its waits for global
+# loads are exercise 17's.
+workbook_mutant(loads_interleaved mmul.cl
+  [=[        fetch_tiles(A, B, N, t, id, first_row, first_col, ra, rb);  // all the loads first ...
+        put_tiles(id, ra, rb, (__local float*)AwrkT, Bwrk);          // ... then all the stores]=]
+  [=[        // planted bug: each float4 stored as soon as it is loaded
+#pragma unroll
+        for (int l = 0; l < LOADS_A; l++) {
+            const int q = id + l * THREADS;
+            const int r = q / (TSK / 4), k4 = 4 * (q % (TSK / 4));
+            const float4 v = load4(A, N, first_row + r, t * TSK + k4);
+            __local float* At = (__local float*)AwrkT;
+            At[(k4 + 0) * AK + r] = v.x;
+            At[(k4 + 1) * AK + r] = v.y;
+            At[(k4 + 2) * AK + r] = v.z;
+            At[(k4 + 3) * AK + r] = v.w;
+        }
+#pragma unroll
+        for (int l = 0; l < LOADS_B; l++) {
+            const int q = id + l * THREADS;
+            Bwrk[q] = load4(B, N, t * TSK + q / (TSN / 4), first_col + 4 * (q % (TSN / 4)));
+        }]=]
+  MESSAGE "its work-items wait for their global loads")

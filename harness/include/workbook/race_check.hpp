@@ -72,9 +72,10 @@ std::vector<std::string> graded_device_options();
 // _DEVICE_TYPE (the usual names are cleared for Oclgrind). Empty when no device answers.
 std::optional<cl::Device> graded_device();
 
-// Our Oclgrind plugin that counts which global loads multiply-adds can hide (rung 19's traffic
-// rule, harness/oclgrind_plugin/overlap.cpp): its path, or empty, with `why_not` saying why, where
-// this build has none or it is gone.
+// Our Oclgrind plugin that counts which global loads multiply-adds can hide and how often
+// work-items wait for their loads (rungs 19 and 18's traffic rules,
+// harness/oclgrind_plugin/overlap.cpp): its path, or empty, with `why_not` saying why, where this
+// build has none or it is gone.
 std::string overlap_plugin(std::string& why_not);
 // Our Oclgrind plugin that reports a kernel reading its pointers' bits, by which it could tell
 // the simulator from the device (harness/oclgrind_plugin/fingerprint.cpp): its path, or empty,

@@ -1,7 +1,8 @@
 // The memory-traffic report: what a matmul kernel loads and stores, counted exactly by Oclgrind's
-// instruction counter (`oclgrind --inst-counts`) on one launch, and divided by the launch's
-// multiply-adds (N^3). Counts are the same on every machine, so a rung whose speed cannot be told
-// apart on this device (a CPU) is graded on the traffic its lesson cuts instead (testing.hpp).
+// instruction counter (`oclgrind --inst-counts`) on one launch, and when it loads (our plugin:
+// loads hidden by computing, waits for loads), divided by the launch's multiply-adds (N^3). Counts
+// are the same on every machine, so a rung whose speed cannot be told apart on this device (a CPU)
+// is graded on the traffic its lesson cuts instead (testing.hpp).
 #pragma once
 
 #include <cstdint>
@@ -34,9 +35,12 @@ std::vector<Counts> parse_inst_counts(std::string_view text);
 
 // One launch as our Oclgrind plugin counted it (harness/oclgrind_plugin/overlap.cpp): the bytes
 // loaded from global memory, and those of them issued where the work-item then computes from
-// local memory before the next barrier, where a GPU has work to do while they travel.
+// local memory before the next barrier, where a GPU has work to do while they travel; and the
+// times its work-items waited for global loads (at the first use of a value loaded since their
+// last wait), where the block has that line.
 struct Overlap {
     std::uint64_t global_load_bytes = 0, hidden_global_load_bytes = 0;
+    std::optional<std::uint64_t> global_load_waits;
 };
 // Every launch's block in `text`, in order, read as parse_inst_counts reads its own.
 std::vector<Overlap> parse_overlap(std::string_view text);
@@ -47,14 +51,18 @@ enum class Metric {
     local_bytes,   // bytes loaded from local memory
     loads,         // load instructions, global and local (a float4 is one)
     exposed_bytes, // global bytes loaded where no compute from local memory follows to hide them
+    load_waits,    // times a work-item waits for its global loads: loads issued together wait once
 };
 std::string_view name(Metric m);   // "global bytes loaded per multiply-add", ...
 std::string_view short_name(Metric m);
+int decimals(Metric m);  // as the table and the messages print it: 4, or 6 for the small load_waits
+// Whether the figure comes from our Oclgrind plugin (Overlap), which the count must then load.
+bool needs_plugin(Metric m);
 
 // One launch's figures per multiply-add, for an N x N x N product.
 struct Figures {
     double global_bytes = 0, local_bytes = 0, loads = 0, global_store_bytes = 0;
-    std::optional<double> exposed_bytes;  // where the plugin counted the launch
+    std::optional<double> exposed_bytes, load_waits;  // where the plugin counted the launch
     double of(Metric m) const;
 };
 Figures per_multiply_add(const Counts& c, int n, const std::optional<Overlap>& overlap = std::nullopt);
@@ -73,8 +81,9 @@ struct Verdict {
 };
 Verdict judge(Metric m, const Figures& previous, const Figures& solution, const Figures& student, double least_cut = 1.2);
 
-// The table every front end shows: the three kernels' figures side by side.
+// The table every front end shows: the three kernels' figures side by side, a * on each figure
+// in `graded`.
 std::string table(int n, const Figures& student, const Figures& solution, const std::string& solution_name,
-                  const Figures& previous, const std::string& previous_name, std::optional<Metric> graded);
+                  const Figures& previous, const std::string& previous_name, const std::vector<Metric>& graded);
 
 }  // namespace workbook::traffic

@@ -40,8 +40,9 @@ namespace {
 // kernel's printf reaches that stdout too: it can add a block, or text glued to the real header,
 // and either leaves two headers in the output, which is refused (below), so it cannot lower its
 // own figures.
-// With `plugin` (rung 19's rule), our Oclgrind plugin counts which of the launch's global loads
-// are hidden (traffic::Overlap), and its block is held to the same rule: exactly one.
+// With `plugin` (rungs 18 and 19's rules), our Oclgrind plugin counts which of the launch's global
+// loads are hidden and how often its work-items wait for them (traffic::Overlap), and its block is
+// held to the same rule: exactly one, with both figures.
 // With `fingerprint`, our other plugin reports a kernel that reads its pointers' bits, by which it
 // could do one rung's traffic here and another on the device: no figure then, but an Error.
 traffic::Figures count_traffic(const std::string& oclgrind, const std::string& plugin, const std::string& fingerprint,
@@ -73,6 +74,10 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
         throw Error(fmt::format("{} reported {} launches' hidden loads where one of mmul was made; a kernel's printf "
                                 "can cause this: remove printf calls from the kernel",
                                 run, overlaps.size()));
+    if (!overlaps[0].global_load_waits)
+        throw Error(fmt::format("{} reported no waits for global loads: the Oclgrind plugin ({}) is older than this "
+                                "test; rebuild the workbook",
+                                run, plugin));
     return traffic::per_multiply_add(counts, n, overlaps[0]);
 }
 
@@ -81,11 +86,11 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
 // simulated twice on every check (two thirds of a traffic check's Oclgrind time). Kept in
 // WORKBOOK_REFERENCE_CACHE (the grader's, which no student code can write) or else beside the
 // test binaries (build/reference-figures), under a name made of everything they depend on: the
-// kernel, N, the plugins and Oclgrind's options, and the build of the exercise's starter runner
-// (its size and time), which embeds the references and links the rung's launch code, so a rebuild
-// of either changes the name. Not the checker's own build: each variant of an exercise (the
-// suite's mutants and slow kernels) has its own, and each counted the same references again.
-// A damaged or foreign file is counted again.
+// kernel, N, the plugins (their builds too) and Oclgrind's options, and the build of the
+// exercise's starter runner (its size and time), which embeds the references and links the rung's
+// launch code, so a rebuild of either changes the name. Not the checker's own build: each variant
+// of an exercise (the suite's mutants and slow kernels) has its own, and each counted the same
+// references again. A damaged or foreign file is counted again.
 traffic::Figures reference_figures(const std::string& oclgrind, const std::string& plugin, const std::string& fingerprint,
                                    const std::string& key, int n, const std::vector<float>& a, const std::vector<float>& b,
                                    std::mt19937_64& sample) {
@@ -106,17 +111,24 @@ traffic::Figures reference_figures(const std::string& oclgrind, const std::strin
     const auto size = ec ? 0 : fs::file_size(exe, ec);
     std::string options;
     for (const auto& o : race::graded_device_options()) options += o + " ";
-    const std::string what = fmt::format("{} n={} plugins={}|{} options={} build={}:{}:{}", key, n, plugin, fingerprint,
-                                         options, exe.string(), size, stamp);
+    std::string plugins;  // a plugin rebuilt may count otherwise
+    for (const std::string& p : {plugin, fingerprint}) {
+        std::error_code pe;
+        plugins += p.empty() ? "|" : fmt::format("{}:{}:{}|", p, fs::file_size(p, pe),
+                                                 pe ? 0 : fs::last_write_time(p, pe).time_since_epoch().count());
+    }
+    const std::string what = fmt::format("{} n={} plugins={} options={} build={}:{}:{}", key, n, plugins, options,
+                                         exe.string(), size, stamp);
     const fs::path file = dir.empty() ? fs::path() : dir / fmt::format("traffic-{:016x}.txt", std::hash<std::string>{}(what));
     if (!file.empty()) {
         std::ifstream in(file);
         std::string line;
         traffic::Figures f;
-        double exposed = -1;
+        double exposed = -1, waits = -1;
         if (std::getline(in, line) && line == what &&
-            (in >> f.global_bytes >> f.local_bytes >> f.loads >> f.global_store_bytes >> exposed)) {
+            (in >> f.global_bytes >> f.local_bytes >> f.loads >> f.global_store_bytes >> exposed >> waits)) {
             if (exposed >= 0) f.exposed_bytes = exposed;
+            if (waits >= 0) f.load_waits = waits;
             return f;
         }
     }
@@ -125,8 +137,9 @@ traffic::Figures reference_figures(const std::string& oclgrind, const std::strin
         fs::create_directories(dir, ec);
         const fs::path part = file.string() + fmt::format(".{}", ::getpid());
         std::ofstream(part) << what << "\n"
-                            << fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\n", f.global_bytes, f.local_bytes,
-                                           f.loads, f.global_store_bytes, f.exposed_bytes.value_or(-1.0));
+                            << fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\n", f.global_bytes,
+                                           f.local_bytes, f.loads, f.global_store_bytes, f.exposed_bytes.value_or(-1.0),
+                                           f.load_waits.value_or(-1.0));
         fs::rename(part, file, ec);  // whole or not at all, whoever else counts it at the same time
     }
     return f;
@@ -147,7 +160,9 @@ std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::
         return std::nullopt;
     }
     std::string plugin;
-    if (spec.traffic == traffic::Metric::exposed_bytes && (plugin = race::overlap_plugin(why_not)).empty()) return std::nullopt;
+    const bool needs_plugin = (spec.traffic && traffic::needs_plugin(*spec.traffic)) ||
+                              (spec.also_traffic && traffic::needs_plugin(*spec.also_traffic));
+    if (needs_plugin && (plugin = race::overlap_plugin(why_not)).empty()) return std::nullopt;
     // Loaded where the build has it, as in the race pass (race::require_available keeps the
     // graders from a build without it).
     std::string no_fingerprint;
@@ -223,24 +238,61 @@ bool worth_more_rounds(const SpeedSpec& spec, const SpeedVerdict& v, bool cpu_de
 
 namespace {
 
+// Each figure the rung is graded on (spec.traffic, then spec.also_traffic), judged.
+using TrafficVerdicts = std::vector<std::pair<traffic::Metric, traffic::Verdict>>;
+TrafficVerdicts judge_traffic(const SpeedSpec& spec, const TrafficReport& r) {
+    TrafficVerdicts out;
+    for (const auto& m : {spec.traffic, spec.also_traffic})
+        if (m) out.emplace_back(*m, traffic::judge(*m, r.previous, r.solution, r.student));
+    return out;
+}
+// Those that make a rule here: the solution cuts the figure enough.
+TrafficVerdicts meaningful(const TrafficVerdicts& all) {
+    TrafficVerdicts out;
+    for (const auto& mv : all)
+        if (mv.second.meaningful) out.push_back(mv);
+    return out;
+}
+std::vector<traffic::Metric> metrics(const TrafficVerdicts& vs) {
+    std::vector<traffic::Metric> out;
+    for (const auto& mv : vs) out.push_back(mv.first);
+    return out;
+}
+bool all_ok(const TrafficVerdicts& vs) {
+    return std::all_of(vs.begin(), vs.end(), [](const auto& mv) { return mv.second.ok; });
+}
+
 // The traffic verdict's sentence, for the speed check's traffic branch and check_matmul_traffic
-// alike: `lead` says why traffic grades here, `previous` names the kernel held against ("the
-// previous rung", "07_mmul_row").
-std::string traffic_sentence(const std::string& lead, traffic::Metric metric, const traffic::Verdict& v,
-                             const std::string& previous) {
-    const std::string tail =
-        v.ok ? ""
-        : !v.global_ok
-            ? fmt::format(" But your kernel loads {:.4f} global bytes per multiply-add, more than {}'s {:.4f}: it does "
-                          "not reuse what it loads (local tiles, registers). Your kernel is correct but does not do {}'s "
-                          "traffic or better; see the README's Key concepts. ({})",
-                          v.student_global, previous, v.previous_global, previous, repeat_hint())
-            : fmt::format(" Your kernel is correct but does {}'s traffic; see the README's Key concepts. ({})", previous,
-                          repeat_hint());
-    return fmt::format("{}, the {}: yours is {:.4f}, {} the {:.4f} it needs (halfway between {}'s {:.4f} and the "
-                       "solution's {:.4f}).{}",
-                       lead, traffic::name(metric), v.student, v.student <= v.required ? "within" : "above", v.required,
-                       previous, v.previous, v.solution, tail);
+// alike: `lead` says why traffic grades here, `graded` the figures that grade (at least one),
+// `previous` names the kernel held against ("the previous rung", "07_mmul_row").
+std::string traffic_sentence(const std::string& lead, const TrafficVerdicts& graded, const std::string& previous) {
+    std::string s = lead;
+    bool global_ok = true, slow_waits = false;
+    for (std::size_t i = 0; i < graded.size(); ++i) {
+        const auto& [metric, v] = graded[i];
+        const int d = traffic::decimals(metric);
+        s += fmt::format("{} the {}: yours is {:.{}f}, {} the {:.{}f} it needs (halfway between {}'s {:.{}f} and the "
+                         "solution's {:.{}f})",
+                         i == 0 ? "," : "; and", traffic::name(metric), v.student, d,
+                         v.student <= v.required ? "within" : "above", v.required, d, previous, v.previous, d,
+                         v.solution, d);
+        global_ok = global_ok && v.global_ok;
+        slow_waits = slow_waits || (metric == traffic::Metric::load_waits && v.student > v.required);
+    }
+    s += ".";
+    if (all_ok(graded)) return s;
+    const auto& v = graded.front().second;
+    if (!global_ok)
+        return s + fmt::format(" But your kernel loads {:.4f} global bytes per multiply-add, more than {}'s {:.4f}: it "
+                               "does not reuse what it loads (local tiles, registers). Your kernel is correct but does "
+                               "not do {}'s traffic or better; see the README's Key concepts. ({})",
+                               v.student_global, previous, v.previous_global, previous, repeat_hint());
+    return s + fmt::format(" Your kernel is correct but does {}'s traffic{}; see the README's Key concepts. ({})", previous,
+                           slow_waits ? ": its work-items wait for their global loads too often (a GPU waits where a "
+                                        "loaded value is first used: issue all of a tile's loads before using any of "
+                                        "them)"
+                                      : "",
+                           repeat_hint());
 }
 
 }  // namespace
@@ -336,22 +388,23 @@ void check_matmul_speed(const SpeedSpec& spec) {
     // speed, which still grades where it can tell: a kernel that does the lesson's traffic only at
     // the traffic run's small sizes is still timed at N = 512.
     std::string traffic_table, traffic_off;
-    std::optional<traffic::Verdict> tv;
+    TrafficVerdicts graded;  // the figures that make a rule here
     const bool traffic_grades = spec.traffic && (v.waived || cpu);
     // WORKBOOK_TRAFFIC=show counts it where speed grades too, to show it (Oclgrind takes seconds).
     const char* show = std::getenv("WORKBOOK_TRAFFIC");
     if (spec.traffic && (traffic_grades || (show && std::string(show) == "show"))) {
         if (const auto report = measure_matmul_traffic(spec, traffic_off)) {
-            tv = traffic::judge(*spec.traffic, report->previous, report->solution, report->student);
+            const TrafficVerdicts all = judge_traffic(spec, *report);
+            graded = meaningful(all);
             traffic_table = "\n" + traffic::table(report->n, report->student, report->solution, spec.current, report->previous,
-                                                  spec.previous, tv->meaningful ? spec.traffic : std::nullopt);
-            if (!tv->meaningful)
+                                                  spec.previous, metrics(graded));
+            if (graded.empty())
                 traffic_off = fmt::format("this rung's solution cuts the {} only {:.2f}x here, too little for a rule",
-                                          traffic::name(*spec.traffic), tv->cut);
+                                          traffic::name(all.front().first), all.front().second.cut);
         }
     }
-    const bool by_traffic = traffic_grades && tv && tv->meaningful;
-    const bool ok = v.ok && (!by_traffic || tv->ok);
+    const bool by_traffic = traffic_grades && !graded.empty();
+    const bool ok = v.ok && (!by_traffic || all_ok(graded));
     // The tables and the sentence that goes with them: printed, kept in the evidence record
     // (`workbook check` shows them pass or fail), and a failure's message.
     const std::string why_traffic =
@@ -376,7 +429,7 @@ void check_matmul_speed(const SpeedSpec& spec) {
                               "and reached {:.2f}x. This rung is about {}; see the README's Key concepts. ({})",
                               v.required_gain, 100.0 / v.required_gain, v.student_gain, spec.technique, repeat_hint());
     else if (by_traffic)
-        verdict = traffic_sentence(why_traffic, *spec.traffic, *tv, "the previous rung");
+        verdict = traffic_sentence(why_traffic, graded, "the previous rung");
     else if (v.waived)
         verdict = fmt::format("On this device the {} step gains {:.2f}x (less than the {:.2f}x the check needs to "
                               "tell it from noise): the speed requirement is waived here{}.",
@@ -412,16 +465,16 @@ void check_matmul_traffic(const SpeedSpec& spec) {
         MESSAGE(shown);
         return;
     }
-    const auto v = traffic::judge(*spec.traffic, report->previous, report->solution, report->student);
+    const TrafficVerdicts all = judge_traffic(spec, *report), graded = meaningful(all);
     const std::string table = traffic::table(report->n, report->student, report->solution, spec.current, report->previous,
-                                             spec.previous, v.meaningful ? spec.traffic : std::nullopt);
+                                             spec.previous, metrics(graded));
     const std::string verdict =
-        !v.meaningful ? fmt::format("This rung's solution cuts the {} only {:.2f}x against {}'s here, too little for a "
-                                    "rule: not graded on traffic.",
-                                    traffic::name(*spec.traffic), v.cut, spec.previous)
-                      : traffic_sentence(fmt::format("This rung is graded on what its lesson ({}) cuts", spec.technique),
-                                         *spec.traffic, v, spec.previous);
-    const bool ok = !v.meaningful || v.ok;
+        graded.empty() ? fmt::format("This rung's solution cuts the {} only {:.2f}x against {}'s here, too little for a "
+                                     "rule: not graded on traffic.",
+                                     traffic::name(all.front().first), all.front().second.cut, spec.previous)
+                       : traffic_sentence(fmt::format("This rung is graded on what its lesson ({}) cuts", spec.technique),
+                                          graded, spec.previous);
+    const bool ok = graded.empty() || all_ok(graded);
     const std::string shown = table + "\n" + verdict;
     record_speed(shown);
     if (ok) std::cout << shown << "\n";  // a failure prints it in its message

@@ -157,6 +157,10 @@ struct SpeedSpec {
     // What the rung's lesson cuts in memory traffic (traffic.hpp): where the speed requirement is
     // waived, the rung is graded on it instead, counted under Oclgrind; none: the waiver stands.
     std::optional<traffic::Metric> traffic;
+    // A second figure the rung is graded on beside `traffic`, by the same rule, where a lesson
+    // changes two things and a kernel could do one without the other (rung 18: its local reads
+    // as float4s, and its global loads in flight together).
+    std::optional<traffic::Metric> also_traffic = std::nullopt;
 };
 struct SpeedTimes {
     std::vector<double> previous, solution, student;  // seconds, one per round, in step
