@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,34 @@ namespace wt = workbook::testing;
 
 TEST_CASE("06_mmul_host: matmul_on_device computes C = A·B and times it") {
     const std::vector<int> sizes = wt::small_sizes_only() ? std::vector<int>{1, 17} : std::vector<int>{1, 17, 100, 257};
+    struct Drawn {
+        int n;
+        std::vector<float> a, b;
+    };
+    std::vector<Drawn> drawn;
+    std::vector<std::vector<float>> watched;  // a and b of each size, in order
     for (const int n : sizes) {
-        const std::size_t elements = static_cast<std::size_t>(n) * n;
         auto r = wt::rng("matmul_host", static_cast<std::uint64_t>(n));
-        const auto a = r.uniform_vector(elements), b = r.uniform_vector(elements);
+        const std::size_t elements = static_cast<std::size_t>(n) * n;
+        drawn.push_back({n, r.uniform_vector(elements), r.uniform_vector(elements)});
+        watched.push_back(drawn.back().a);
+        watched.push_back(drawn.back().b);
+    }
+    // The calls run through the broker where the build has it (testing.hpp: OwnRunner): it makes
+    // the OpenCL calls and records each launch's inputs and device times, which the host code can
+    // neither forge nor hide from it. kernel_seconds must be the END - START of a launch of mmul
+    // over that call's A and B. Elsewhere (a build without the broker, the race pass) the runner's
+    // observer stands in: the times of events whose profiling the call read (runner_observed.hpp).
+    wt::OwnRunner own(wt::broker_usable() ? std::optional(workbook::runner::Client::Broker{"", {}, watched}) : std::nullopt);
+    struct Timed {
+        int n;
+        double kernel_seconds;
+        std::vector<double> observed;
+    };
+    std::vector<Timed> timed;
+    bool values_ok = true;
+    for (const auto& [n, a, b] : drawn) {
+        const std::size_t elements = static_cast<std::size_t>(n) * n;
         wt::Output c(elements, wt::guard_elements);
         workbook::runner::Message request;
         request.numbers["n"] = n;
@@ -51,24 +76,36 @@ TEST_CASE("06_mmul_host: matmul_on_device computes C = A·B and times it") {
         CHECK_MESSAGE(t.kernel_seconds <= t.wall_seconds,
                       "the kernel runs inside the wall-clock interval, so kernel_seconds <= wall_seconds");
         CHECK_MESSAGE(t.wall_seconds <= call_seconds, "wall_seconds cannot exceed the time the whole call took");
-        // kernel_seconds must be an event's end - start, as read during the call: the runner sees
-        // the profiling times the call read (runner_observed.hpp). A fraction of the wall time, or
-        // any clock's reading, matches none of them.
-        std::vector<double> seen;
+        Timed record{n, t.kernel_seconds, {}};
         for (int i = 0; i < static_cast<int>(reply.num("observed_events")) && i < 64; ++i)
-            seen.push_back(reply.num("observed_" + std::to_string(i)));
-        const bool from_event = std::any_of(seen.begin(), seen.end(), [&](double d) {
-            return std::abs(t.kernel_seconds - d) <= 1e-12 + 1e-9 * d;  // the same nanoseconds, as a double
-        });
-        CHECK_MESSAGE(from_event,
-                      fmt::format("N = {}: kernel_seconds = {:.9g} is not the end - start of any event whose profiling "
-                                  "times your call read ({} read). Time the kernel from its own event: a queue made "
-                                  "with CL_QUEUE_PROFILING_ENABLE, then CL_PROFILING_COMMAND_END - "
-                                  "CL_PROFILING_COMMAND_START of the launch's event (workbook::event_times). A time "
-                                  "from a clock, or a share of the wall time, is not the kernel's ({})",
-                                  n, t.kernel_seconds, seen.size(), wt::repeat_hint()));
-        if (!result.ok() || !guard.empty()) return;
+            record.observed.push_back(reply.num("observed_" + std::to_string(i)));
+        timed.push_back(std::move(record));
+        values_ok = result.ok() && guard.empty();
+        if (!values_ok) break;
     }
+    // kernel_seconds must be a launch's own END - START: a fraction of the wall time, a clock's
+    // reading, or another command's event matches none of them.
+    const std::string& report = own.end();
+    for (std::size_t i = 0; i < timed.size(); ++i) {
+        const auto& [n, kernel_seconds, observed] = timed[i];
+        const auto seen = own.brokered() ? wt::launch_seconds(report, "mmul", {2 * i, 2 * i + 1}) : observed;
+        const bool from_event = std::any_of(seen.begin(), seen.end(), [&](double d) {
+            return std::abs(kernel_seconds - d) <= 1e-12 + 1e-9 * d;  // the same nanoseconds, as a double
+        });
+        const std::string which =
+            own.brokered() ? fmt::format("any launch of mmul over this call's A and B on a profiling queue ({} found; the "
+                                         "test's OpenCL layer times each launch on the device)",
+                                         seen.size())
+                           : fmt::format("any event whose profiling times your call read ({} read)", seen.size());
+        CHECK_MESSAGE(from_event,
+                      fmt::format("N = {}: kernel_seconds = {:.9g} is not the end - start of {}. Time the kernel from "
+                                  "its own event: a queue made with CL_QUEUE_PROFILING_ENABLE, then "
+                                  "CL_PROFILING_COMMAND_END - CL_PROFILING_COMMAND_START of the launch's event "
+                                  "(workbook::event_times). A time from a clock, a share of the wall time or another "
+                                  "command's event is not the kernel's ({})",
+                                  n, kernel_seconds, which, wt::repeat_hint()));
+    }
+    if (!values_ok) return;  // one clear failure: no witness case
     // The witness (witness.hpp): the test's own mmul.cl in place of exercise 05's; only host code
     // that builds and launches the kernel it is given returns C with the test's marks in it.
     const int n = wt::small_sizes_only() ? 17 : 100;

@@ -264,8 +264,10 @@ int main(int argc, char** argv) {
         std::perror("workbook-broker: prctl(PR_SET_DUMPABLE)");
         return 1;
     }
-    // A compiled binary holds the secret: PoCL must not leave one in its on-disk cache.
-    ::setenv("POCL_KERNEL_CACHE", "0", 1);
+    // A compiled binary holds the secret: PoCL must not leave one in its on-disk cache. Without a
+    // secret (a broker that only records what ran: exercise 06's timed calls) it builds only the
+    // runner's own sources, which the runner's cache may keep as its own build would.
+    if (!secret.empty()) ::setenv("POCL_KERNEL_CACHE", "0", 1);
     std::signal(SIGPIPE, SIG_IGN);
 
     workbook::broker::Server server(socket_fd, std::move(secret), std::move(ours), std::move(watched));

@@ -35,4 +35,14 @@ workbook_mutant(kernel_time_share_of_wall mmul_host.cpp
   [=[    (void)event;  // planted bug: a share of the wall time
     const double took = wall.seconds();
     return MatmulTiming{0.37 * took, took};]=]
-  MESSAGE "is not the end - start of any event")
+  MESSAGE "is not the end - start of any")
+# The kernel time taken from another command's event (the read-back's), whose profiling times the
+# call does read: the runner's observer sees an event's end - start; the OpenCL broker, which
+# times every launch on the device, sees that no launch of mmul over A and B took that long.
+workbook_mutant(kernel_time_from_read_event mmul_host.cpp
+  [=[    queue.enqueueReadBuffer(c_device, CL_TRUE, 0, bytes, c);
+    return MatmulTiming{event_times(event).run_seconds(), wall.seconds()};]=]
+  [=[    cl::Event read;  // planted bug: the read-back's event timed, not the kernel's
+    queue.enqueueReadBuffer(c_device, CL_TRUE, 0, bytes, c, nullptr, &read);
+    return MatmulTiming{event_times(read).run_seconds(), wall.seconds()};]=]
+  MESSAGE "is not the end - start of any launch of mmul")

@@ -17,26 +17,37 @@ runner::Message call(const std::string& op, runner::Message request) {
     return runner::client().call(op, std::move(request));
 }
 
-runner::Message witness_call(const std::string& op, runner::Message request, const Witness& w) {
+bool broker_usable() { return runner::Client::broker_available() && !race_pass(); }
+
+OwnRunner::OwnRunner(std::optional<runner::Client::Broker> broker) : brokered_(broker.has_value()) {
     auto& c = runner::client();
     c.close();
-    // Through the broker where this build has it: the key then never enters the runner's process.
-    // The race pass runs the runner under Oclgrind's own runtime, and the key is written in there.
-    const bool brokered = runner::Client::broker_available() && !race_pass();
-    attach(request, w, brokered);
-    if (brokered) c.use_broker(broker_for(w));
-    runner::Message reply;
-    try {
-        reply = call(op, std::move(request));
-    } catch (...) {
+    if (broker) c.use_broker(std::move(*broker));
+}
+
+const std::string& OwnRunner::end() {
+    auto& c = runner::client();
+    if (!ended_) {
+        ended_ = true;
         c.clear_broker();
         c.close();
-        throw;
     }
-    c.clear_broker();
-    c.close();
+    static const std::string none;
+    return brokered_ ? c.broker_report() : none;
+}
+
+OwnRunner::~OwnRunner() { end(); }
+
+runner::Message witness_call(const std::string& op, runner::Message request, const Witness& w) {
+    // Through the broker where this build has it: the key then never enters the runner's process.
+    // The race pass runs the runner under Oclgrind's own runtime, and the key is written in there.
+    const bool brokered = broker_usable();
+    attach(request, w, brokered);
+    OwnRunner own(brokered ? std::optional(broker_for(w)) : std::nullopt);
+    runner::Message reply = call(op, std::move(request));
+    const std::string& report = own.end();
     if (brokered && !w.launches.empty()) {
-        const std::string missing = missing_launches(w, c.broker_report());
+        const std::string missing = missing_launches(w, report);
         CHECK_MESSAGE(missing.empty(),
                       fmt::format("{} with the test's own {}: {}.\nThe marks show which kernel ran; the test's OpenCL "
                                   "layer also saw what each launch read. A grade here says the device did the work on "

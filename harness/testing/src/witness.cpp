@@ -93,23 +93,39 @@ runner::Client::Broker broker_for(const Witness& w) {
     return {key_option(w), {w.source, program_text(override_source(w.file, w.source))}, w.watched};
 }
 
+namespace {
+
+nlohmann::json launches_in(const std::string& report) {
+    auto j = nlohmann::json::parse(report, nullptr, false);
+    if (!j.is_object() || !j.contains("kernels") || !j["kernels"].is_array()) return nullptr;
+    return std::move(j["kernels"]);
+}
+
+// Whether launch `k` completed, and its buffer arguments began with every watched array in `inputs`.
+bool completed_over(const nlohmann::json& k, const std::vector<std::size_t>& inputs) {
+    if (k.value("status", -1) != 0 || !k.contains("inputs") || !k["inputs"].is_array()) return false;
+    std::vector<std::size_t> seen;
+    for (const auto& pair : k["inputs"])
+        if (pair.is_array() && pair.size() == 2 && pair[1].is_number_unsigned()) seen.push_back(pair[1].get<std::size_t>());
+    return std::all_of(inputs.begin(), inputs.end(),
+                       [&](std::size_t i) { return std::find(seen.begin(), seen.end(), i) != seen.end(); });
+}
+
+bool named(const nlohmann::json& k, const std::string& kernel) { return k.is_object() && k.value("name", "") == kernel; }
+
+}  // namespace
+
 std::string missing_launches(const Witness& w, const std::string& report) {
-    const auto j = nlohmann::json::parse(report, nullptr, false);
-    const bool readable = j.is_object() && j.contains("kernels") && j["kernels"].is_array();
+    const nlohmann::json kernels = launches_in(report);
+    const bool readable = kernels.is_array();
     std::string out;
     for (const auto& want : w.launches) {
         int launched = 0;
         bool found = false;
-        for (const auto& k : readable ? j["kernels"] : nlohmann::json::array()) {
-            if (!k.is_object() || k.value("name", "") != want.kernel) continue;
+        for (const auto& k : readable ? kernels : nlohmann::json::array()) {
+            if (!named(k, want.kernel)) continue;
             ++launched;
-            if (k.value("status", -1) != 0 || !k.contains("inputs") || !k["inputs"].is_array()) continue;
-            std::vector<std::size_t> seen;
-            for (const auto& pair : k["inputs"])
-                if (pair.is_array() && pair.size() == 2 && pair[1].is_number_unsigned()) seen.push_back(pair[1].get<std::size_t>());
-            found = found || std::all_of(want.inputs.begin(), want.inputs.end(), [&](std::size_t i) {
-                        return std::find(seen.begin(), seen.end(), i) != seen.end();
-                    });
+            found = found || completed_over(k, want.inputs);
         }
         if (found) continue;
         out += (out.empty() ? "" : "\n") +
@@ -119,6 +135,20 @@ std::string missing_launches(const Witness& w, const std::string& report) {
                                 : fmt::format("{} was launched {} time(s), but never over {} (the buffers it read did "
                                               "not hold them when it ran)",
                                               want.kernel, launched, want.what));
+    }
+    return out;
+}
+
+std::vector<double> launch_seconds(const std::string& report, const std::string& kernel,
+                                   const std::vector<std::size_t>& inputs) {
+    std::vector<double> out;
+    const nlohmann::json kernels = launches_in(report);
+    for (const auto& k : kernels.is_array() ? kernels : nlohmann::json::array()) {
+        if (!named(k, kernel) || !completed_over(k, inputs)) continue;
+        const auto start = k.find("start_ns"), end = k.find("end_ns");
+        if (start == k.end() || end == k.end() || !start->is_number_unsigned() || !end->is_number_unsigned()) continue;
+        const auto s = start->get<std::uint64_t>(), e = end->get<std::uint64_t>();
+        if (e >= s) out.push_back(static_cast<double>(e - s) * 1e-9);
     }
     return out;
 }

@@ -32,6 +32,28 @@ runner::Message call(const std::string& op, runner::Message request);
 struct Witness;
 runner::Message witness_call(const std::string& op, runner::Message request, const Witness& witness);
 
+// The calls made while one lives run in a runner of their own; with a broker (`broker`, where
+// the build has one and this is not the race pass), that runner reaches OpenCL only through it,
+// and the broker records each launch: its inputs among the broker's watched arrays and its device
+// times, which the runner cannot forge (witness.hpp: missing_launches, launch_seconds). end()
+// closes the runner and returns that record ("" without a broker); so does leaving the scope, for
+// a call that threw.
+class OwnRunner {
+public:
+    explicit OwnRunner(std::optional<runner::Client::Broker> broker);
+    ~OwnRunner();
+    OwnRunner(const OwnRunner&) = delete;
+    OwnRunner& operator=(const OwnRunner&) = delete;
+    bool brokered() const { return brokered_; }
+    const std::string& end();
+
+private:
+    bool brokered_ = false, ended_ = false;
+};
+// Whether calls can run through the broker here: the build has it, and this is not the race pass
+// (whose runner runs under Oclgrind's own runtime).
+bool broker_usable();
+
 
 // What the evidence record carries besides the verdicts (harness/evidence.hpp): the speed check's
 // table with its verdict sentence, and the path of a picture the test drew of the student's run.
@@ -161,6 +183,10 @@ struct SpeedSpec {
     // changes two things and a kernel could do one without the other (rung 18: its local reads
     // as float4s, and its global loads in flight together).
     std::optional<traffic::Metric> also_traffic = std::nullopt;
+    // A figure the previous rung's lesson cut, which this rung must keep where traffic grades
+    // (traffic::keep): rung 19, whose prefetch could be written so as to undo rung 18's loads in
+    // flight together (0.86x rung 18 on the H200, with rung 19's own figure at the solution's).
+    std::optional<traffic::Metric> kept_traffic = std::nullopt;
 };
 struct SpeedTimes {
     std::vector<double> previous, solution, student;  // seconds, one per round, in step

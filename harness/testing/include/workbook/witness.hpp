@@ -40,6 +40,12 @@ struct Witness {
 // every one is there. A report that is empty or unreadable misses them all.
 std::string missing_launches(const Witness& witness, const std::string& report);
 
+// The device times (END - START, in seconds) of the completed launches of `kernel` in a broker's
+// report whose buffer arguments began with every watched array numbered in `inputs`, made on a
+// queue with profiling: the times a host function may report for that launch (exercise 06).
+std::vector<double> launch_seconds(const std::string& report, const std::string& kernel,
+                                   const std::vector<std::size_t>& inputs);
+
 // The mark of element `index`: integer operations only, so the kernel computes it bit for bit.
 float witness_mark(std::uint32_t key, std::uint32_t index);
 
