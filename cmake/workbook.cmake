@@ -201,7 +201,16 @@ function(_workbook_variant dir variant)
   get_property(speed_references GLOBAL PROPERTY WORKBOOK_${dir}_speed_references)
   if(variant STREQUAL "solution" OR variant MATCHES "^variant-")
     # The solution, and each correct kernel in an unusual style, passes.
-    if(speed_references)
+    list(LENGTH speed_references speed_reference_count)
+    if(speed_references AND variant MATCHES "^variant-" AND speed_reference_count EQUAL 2)
+      # A correct variant of a rung graded on traffic where speed cannot tell (15-19): here its
+      # traffic rule alone (WORKBOOK_SPEED=traffic), untimed and so beside other tests; its speed
+      # is checked on the GPU (bench/h200_track_gains.sh variants).
+      add_test(NAME "${dir}.${variant}" COMMAND ${target}_test "--test-case-exclude=*speed*")
+      add_test(NAME "${dir}.${variant}.traffic" COMMAND ${target}_test "--test-case=*speed*")
+      set_tests_properties("${dir}.${variant}.traffic" PROPERTIES ENVIRONMENT "WORKBOOK_SPEED=traffic" TIMEOUT "${limit}"
+                           LABELS "graded;traffic;${dir}")
+    elseif(speed_references)
       # A rung graded on speed: its correctness beside other tests, its speed check alone
       # (RUN_SERIAL), since a neighbour's load moves the three kernels' times apart.
       add_test(NAME "${dir}.${variant}" COMMAND ${target}_test "--test-case-exclude=*speed*")

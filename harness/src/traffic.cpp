@@ -231,6 +231,15 @@ Verdict judge(Metric m, const Figures& previous, const Figures& solution, const 
     return v;
 }
 
+Verdict keep(Metric m, const Figures& previous, const Figures& solution, const Figures& student) {
+    Verdict v = judge(m, previous, solution, student);
+    v.kept = true;
+    v.meaningful = true;
+    v.required = 2 * v.previous;
+    v.ok = v.student <= v.required && v.global_ok;
+    return v;
+}
+
 std::string table(int n, const Figures& student, const Figures& solution, const std::string& solution_name,
                   const Figures& previous, const std::string& previous_name, const std::vector<Metric>& graded) {
     const auto mark = [&](Metric m) { return std::find(graded.begin(), graded.end(), m) != graded.end() ? "*" : " "; };

@@ -193,6 +193,27 @@ TEST_CASE("traffic: the plugin's waits for global loads are read per launch, and
     CHECK(uncounted.of(Metric::load_waits) == doctest::Approx(0.16));
 }
 
+// Rung 19 keeps rung 18's lesson: its waits for global loads at most twice rung 18's solution's,
+// whatever its own figure (exposed bytes) says.
+TEST_CASE("traffic: a figure kept from the previous rung may reach twice its solution's") {
+    const double macs = 128.0 * 128.0 * 128.0;
+    Figures previous, solution, student;
+    previous.global_bytes = solution.global_bytes = student.global_bytes = 0.0625;
+    previous.load_waits = solution.load_waits = 2048 / macs;  // 18's and 19's solutions: once a tile
+    student.load_waits = 7424 / macs;  // each float4 of the next tile stored as loaded
+    auto v = keep(Metric::load_waits, previous, solution, student);
+    CHECK(v.kept);
+    CHECK(v.meaningful);  // though 19's solution cuts nothing of it
+    CHECK(v.required == doctest::Approx(4096 / macs));
+    CHECK_FALSE(v.ok);
+    CHECK_FALSE(judge(Metric::load_waits, previous, solution, student).meaningful);
+    student.load_waits = 4096 / macs;  // exactly twice: kept
+    CHECK(keep(Metric::load_waits, previous, solution, student).ok);
+    student.load_waits = 2048 / macs;
+    student.global_bytes = 0.2;  // kept, but more global traffic than the previous rung: the floor holds
+    CHECK_FALSE(keep(Metric::load_waits, previous, solution, student).ok);
+}
+
 // Oclgrind 21.10's counts of vload/vstore, as it printed them for a kernel of each (16 work-items).
 TEST_CASE("traffic: vloadN and vstoreN count as the loads and stores they are, in their address space") {
     const auto all = parse_inst_counts(R"(Instructions executed for kernel 'k':

@@ -25,3 +25,30 @@ workbook_mutant(last_tile_dropped mmul.cl
 workbook_mutant(barrier_only_when_shallow mmul.cl
   [=[        barrier(CLK_LOCAL_MEM_FENCE);  // tile t + 1 complete, and tile t read by everyone]=]
   [=[        if (TSK < 16) barrier(CLK_LOCAL_MEM_FENCE);  // planted bug: only in the 8-deep build]=] RACE)
+# The prefetch with each float4 of the next tile stored into the free local set as soon as it is
+# loaded, before the multiply-adds: its loads are as hidden as the solution's (the same exposed
+# bytes), but a GPU waits for each in turn, undoing rung 18's lesson (0.86x rung 18 on the H200:
+# bench/results/2026-11-29-h200-first-use, d19_before). Where traffic grades (PoCL), it waits as
+# exercise 17 does: more than twice rung 18's solution.
+workbook_mutant(prefetch_stored_as_loaded mmul.cl
+  [=[        if (t + 1 < tiles) { FETCH_TILES(t + 1) }]=]
+  [=[        if (t + 1 < tiles) {  // planted bug: each float4 of the next tile stored as soon as it is loaded
+#pragma unroll
+            for (int l = 0; l < LOADS_A; l++) {
+                const int q = id + l * THREADS, r = q / (TSK / 4), k = 4 * (q % (TSK / 4));
+                const float4 v = at4(A, N, first_row + r, (t + 1) * TSK + k);
+                At[s ^ 1][k][r] = v.x;
+                At[s ^ 1][k + 1][r] = v.y;
+                At[s ^ 1][k + 2][r] = v.z;
+                At[s ^ 1][k + 3][r] = v.w;
+            }
+#pragma unroll
+            for (int l = 0; l < LOADS_B; l++) {
+                const int q = id + l * THREADS;
+                *(__local float4*)&Bt[s ^ 1][q / (TSN / 4)][4 * (q % (TSN / 4))] =
+                    at4(B, N, (t + 1) * TSK + q / (TSN / 4), first_col + 4 * (q % (TSN / 4)));
+            }
+        }
+#undef PUT_TILES
+#define PUT_TILES(s)  // the step's stores are made above]=]
+  MESSAGE "undoes the previous rung's lesson")

@@ -78,8 +78,14 @@ struct Verdict {
     double cut = 0;     // previous / solution
     bool meaningful = false, global_ok = false, ok = false;
     double previous_global = 0, student_global = 0;  // bytes per multiply-add
+    bool kept = false;  // a rule of keep(), not judge()
 };
 Verdict judge(Metric m, const Figures& previous, const Figures& solution, const Figures& student, double least_cut = 1.2);
+// The rule for a figure that the previous rung's lesson cut and this rung must keep (rung 19
+// keeps rung 18's waits for global loads): the student's at most twice the previous rung's
+// solution's, as much as the previous rung's own rule allows where its lesson cuts the figure 4x
+// (rung 18's). Always meaningful; the global bytes floor as in judge().
+Verdict keep(Metric m, const Figures& previous, const Figures& solution, const Figures& student);
 
 // The table every front end shows: the three kernels' figures side by side, a * on each figure
 // in `graded`.

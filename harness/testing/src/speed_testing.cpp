@@ -161,7 +161,8 @@ std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::
     }
     std::string plugin;
     const bool needs_plugin = (spec.traffic && traffic::needs_plugin(*spec.traffic)) ||
-                              (spec.also_traffic && traffic::needs_plugin(*spec.also_traffic));
+                              (spec.also_traffic && traffic::needs_plugin(*spec.also_traffic)) ||
+                              (spec.kept_traffic && traffic::needs_plugin(*spec.kept_traffic));
     if (needs_plugin && (plugin = race::overlap_plugin(why_not)).empty()) return std::nullopt;
     // Loaded where the build has it, as in the race pass (race::require_available keeps the
     // graders from a build without it).
@@ -238,12 +239,15 @@ bool worth_more_rounds(const SpeedSpec& spec, const SpeedVerdict& v, bool cpu_de
 
 namespace {
 
-// Each figure the rung is graded on (spec.traffic, then spec.also_traffic), judged.
+// Each figure the rung is graded on (spec.traffic, then spec.also_traffic), judged; then the one
+// it keeps from the previous rung (spec.kept_traffic).
 using TrafficVerdicts = std::vector<std::pair<traffic::Metric, traffic::Verdict>>;
 TrafficVerdicts judge_traffic(const SpeedSpec& spec, const TrafficReport& r) {
     TrafficVerdicts out;
     for (const auto& m : {spec.traffic, spec.also_traffic})
         if (m) out.emplace_back(*m, traffic::judge(*m, r.previous, r.solution, r.student));
+    if (spec.kept_traffic)
+        out.emplace_back(*spec.kept_traffic, traffic::keep(*spec.kept_traffic, r.previous, r.solution, r.student));
     return out;
 }
 // Those that make a rule here: the solution cuts the figure enough.
@@ -271,11 +275,17 @@ std::string traffic_sentence(const std::string& lead, const TrafficVerdicts& gra
     for (std::size_t i = 0; i < graded.size(); ++i) {
         const auto& [metric, v] = graded[i];
         const int d = traffic::decimals(metric);
-        s += fmt::format("{} the {}: yours is {:.{}f}, {} the {:.{}f} it needs (halfway between {}'s {:.{}f} and the "
-                         "solution's {:.{}f})",
-                         i == 0 ? "," : "; and", traffic::name(metric), v.student, d,
-                         v.student <= v.required ? "within" : "above", v.required, d, previous, v.previous, d,
-                         v.solution, d);
+        if (v.kept)
+            s += fmt::format("{} kept from {}'s lesson, the {}: yours is {:.{}f}, {} the {:.{}f} it may not exceed "
+                             "(twice {}'s solution's {:.{}f})",
+                             i == 0 ? "," : "; and", previous, traffic::name(metric), v.student, d,
+                             v.student <= v.required ? "within" : "above", v.required, d, previous, v.previous, d);
+        else
+            s += fmt::format("{} the {}: yours is {:.{}f}, {} the {:.{}f} it needs (halfway between {}'s {:.{}f} and "
+                             "the solution's {:.{}f})",
+                             i == 0 ? "," : "; and", traffic::name(metric), v.student, d,
+                             v.student <= v.required ? "within" : "above", v.required, d, previous, v.previous, d,
+                             v.solution, d);
         global_ok = global_ok && v.global_ok;
         slow_waits = slow_waits || (metric == traffic::Metric::load_waits && v.student > v.required);
     }
@@ -287,7 +297,10 @@ std::string traffic_sentence(const std::string& lead, const TrafficVerdicts& gra
                                "does not reuse what it loads (local tiles, registers). Your kernel is correct but does "
                                "not do {}'s traffic or better; see the README's Key concepts. ({})",
                                v.student_global, previous, v.previous_global, previous, repeat_hint());
-    return s + fmt::format(" Your kernel is correct but does {}'s traffic{}; see the README's Key concepts. ({})", previous,
+    // Failing only a figure it should have kept: it has this rung's lesson, and lost the last one's.
+    const bool only_kept = std::all_of(graded.begin(), graded.end(), [](const auto& mv) { return mv.second.ok || mv.second.kept; });
+    return s + fmt::format(" Your kernel is correct but {}{}; see the README's Key concepts. ({})",
+                           only_kept ? fmt::format("undoes {}'s lesson", previous) : fmt::format("does {}'s traffic", previous),
                            slow_waits ? ": its work-items wait for their global loads too often (a GPU waits where a "
                                         "loaded value is first used: issue all of a tile's loads before using any of "
                                         "them)"
@@ -305,6 +318,14 @@ void check_matmul_speed(const SpeedSpec& spec) {
     if (matmul_values_failed()) {  // as check_matmul_traffic: no rounds timed for a wrong kernel
         FAIL_CHECK("the speed check is not run: the kernel's values are wrong (above), and a wrong kernel scores "
                    "nothing for its speed");
+        return;
+    }
+    // WORKBOOK_SPEED=traffic: the traffic rule alone, untimed, so it needs no quiet machine: the
+    // suite's correct variants of the track, whose speed the GPU run checks
+    // (bench/h200_track_gains.sh variants). It cannot make a check easier where speed grades: a
+    // grader sets its checker's environment.
+    if (const char* only = std::getenv("WORKBOOK_SPEED"); spec.traffic && only && std::string(only) == "traffic") {
+        check_matmul_traffic(spec);
         return;
     }
     // The references' runner: the same program as the test's, started without the sandbox; it
