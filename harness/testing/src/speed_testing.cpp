@@ -372,19 +372,33 @@ void check_matmul_speed(const SpeedSpec& spec) {
     };
     int round = 0;
     for (; round <= spec.rounds; ++round) time_round(round);
+    // On a CPU the traffic rule grades on top of speed (below), so a kernel that fails it fails
+    // whatever more rounds would show: counted now, it spares a verdict already known the extra
+    // rounds and fresh runners that follow (rung 15's previous solution in the student's place on
+    // PoCL: 75 rounds and 28 s before).
+    std::optional<TrafficReport> counted;
+    std::string traffic_off;
+    bool fails_traffic = false;
+    if (cpu && spec.traffic) {
+        counted = measure_matmul_traffic(spec, traffic_off);
+        if (counted) {
+            const TrafficVerdicts rules = meaningful(judge_traffic(spec, *counted));
+            fails_traffic = !rules.empty() && !all_ok(rules);
+        }
+    }
     // A verdict short of the mark gets more rounds before it stands: a busy neighbour only slows
     // launches down, so more rounds bring each kernel's fastest closer to what it can do, the
     // references' as much as the student's (measured under ctest -j2: the same kernel in two
     // processes 41% apart after 15 rounds). A kernel that is truly slow stays slow.
     const int most = spec.rounds * spec.extra_round_factor;
-    while (round <= most && worth_more_rounds(spec, judge_speed(spec, times, cpu), cpu))
+    while (!fails_traffic && round <= most && worth_more_rounds(spec, judge_speed(spec, times, cpu), cpu))
         for (const int stop = std::min(most, round + spec.rounds / 3 + 1); round <= stop; ++round) time_round(round);
     // On a CPU device one kernel can run slower in one runner process than in another for the
     // processes' whole lives, which no number of rounds in the same processes undoes (the same
     // kernel and shape: 0.81x to 1.27x of itself, best of 9 rounds, on an idle 2-core VM). Short of
     // the mark still, every runner is started afresh and the rounds taken again; each kernel keeps
     // its fastest round of all.
-    if (cpu && !judge_speed(spec, times, cpu).ok) {
+    if (cpu && !fails_traffic && !judge_speed(spec, times, cpu).ok) {
         reference_client.close();
         runner::client().close();
         warm_up = round;
@@ -408,13 +422,13 @@ void check_matmul_speed(const SpeedSpec& spec) {
     // 0.96x the solution: tests/slow/16_sgemm_float4). On a CPU the traffic is graded on top of
     // speed, which still grades where it can tell: a kernel that does the lesson's traffic only at
     // the traffic run's small sizes is still timed at N = 512.
-    std::string traffic_table, traffic_off;
+    std::string traffic_table;
     TrafficVerdicts graded;  // the figures that make a rule here
     const bool traffic_grades = spec.traffic && (v.waived || cpu);
     // WORKBOOK_TRAFFIC=show counts it where speed grades too, to show it (Oclgrind takes seconds).
     const char* show = std::getenv("WORKBOOK_TRAFFIC");
     if (spec.traffic && (traffic_grades || (show && std::string(show) == "show"))) {
-        if (const auto report = measure_matmul_traffic(spec, traffic_off)) {
+        if (const auto report = counted ? counted : measure_matmul_traffic(spec, traffic_off)) {
             const TrafficVerdicts all = judge_traffic(spec, *report);
             graded = meaningful(all);
             traffic_table = "\n" + traffic::table(report->n, report->student, report->solution, spec.current, report->previous,
