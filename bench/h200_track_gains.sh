@@ -4,7 +4,7 @@
 # 02 graded through the OpenCL broker.
 #   bash bench/h200_track_gains.sh pack         here, after a build: the binaries into $CARRY
 #   bash bench/h200_track_gains.sh STEP...      there, from the repository root, results under $OUT;
-#                                               steps: info bench speed variants reference broker (track = bench speed)
+#                                               steps: info bench speed variants host06 reference broker (track = bench speed)
 # $CARRY (default .devcarry-h64) holds pack.tar.xz (bin/ stripped, lib/ the broker's ICD, syslib/
 # libraries the machine may lack, calibration-02.json) and extra-ex02.tar.gz (the calibration's
 # generated kernels, build/exercises/02_vadd/mutants): carry both. The binaries name /work/main and
@@ -25,7 +25,10 @@ if [ "${1:-}" = pack ]; then
   (  # not while a build writes them (the lock the course's builds take)
     flock -w 300 9
     # Correct variants of the track's rungs in other styles (tests/variants/1[5-9]_*/), for step variants.
-    cd "$build/bin" && cp $files runner-02_vadd-* $(ls | grep -E '^(test|runner)-1[5-9]_sgemm_[a-z0-9_]+-variant-') "$carry/bin/"
+    # And the planted bugs that only the GPU's speed (or PoCL's traffic) catches, for the same step;
+    # exercise 06 (solution and planted bugs), timed through the broker, for step host06.
+    cd "$build/bin" && cp $files runner-02_vadd-* $(ls | grep -E '^(test|runner)-1[5-9]_sgemm_[a-z0-9_]+-(variant-|mutant-(loads_interleaved|prefetch_stored_as_loaded)$)') \
+      $(ls | grep -E '^(test|runner)-06_mmul_host-(solution|mutant-)') "$carry/bin/"
     cp "$build/lib/libworkbook_broker_icd.so" "$carry/lib/"
     tar -C "$build" -czf "$carry/extra-ex02.tar.gz" exercises/02_vadd/mutants
   ) 9> /tmp/build.lock
@@ -57,8 +60,9 @@ for f in /etc/OpenCL/vendors/*.icd; do [ "$(basename "$f")" = nvidia.icd ] || mv
 mkdir -p "$carry/uselib"
 for l in "$carry"/syslib/*; do ldconfig -p | grep -q "^[[:space:]]*$(basename "$l") " || ln -sf "$l" "$carry/uselib/"; done
 export LD_LIBRARY_PATH=$carry/uselib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-[ -e /work/main ] || { mkdir -p /work && ln -s "$root" /work/main; }
-if [ ! -e /work/main/build ]; then ln -s "$carry" /work/main/build
+# A link left by an earlier call on this machine points at that call's copy: replaced.
+if [ -L /work/main ] || [ ! -e /work/main ]; then mkdir -p /work && ln -sfn "$root" /work/main; fi
+if [ -L /work/main/build ] || [ ! -e /work/main/build ]; then ln -sfn "$carry" /work/main/build
 elif [ ! -e /work/main/build/bin/workbook-broker ]; then
   mkdir -p /work/main/build/bin /work/main/build/lib && cp -a "$carry"/bin/* /work/main/build/bin/ && cp -a "$carry"/lib/* /work/main/build/lib/
 fi
@@ -102,7 +106,7 @@ for step in "$@"; do
     # Issue 64: each correct variant in another style (tests/variants/) through its rung's graded
     # speed check at every N, as the solutions in step speed.
     for n in $sizes; do
-      for t in "$bin"/test-1[5-9]_sgemm_*-variant-*; do
+      for t in "$bin"/test-1[5-9]_sgemm_*-variant-* "$bin"/test-1[5-9]_sgemm_*-mutant-*; do
         [ -e "$t" ] || continue
         v=${t##*/test-}
         s=$SECONDS
@@ -112,6 +116,28 @@ for step in "$@"; do
           "$(grep -E "^  yours" "$OUT/variant-$n-$v.txt" | head -1 | sed 's/  */ /g')"
       done
     done | tee "$OUT/variants-summary.txt" ;;
+  lines)
+    # Chosen speed checks, their tables printed: LINES="N test-name; N test-name; ..." (test-name
+    # without test-, as in the summaries above), REPS times each.
+    for rep in $(seq "${REPS:-1}"); do
+      IFS=';' read -ra picks <<< "${LINES:?set LINES}"
+      for pick in "${picks[@]}"; do
+        read -r n name <<< "$pick"
+        echo "-- N = $n $name (run $rep)"
+        WORKBOOK_SEED=${SEED:-7} WORKBOOK_SPEED_N=$n timeout 150 "$bin/test-$name" -tc='*speed*' 2>&1 |
+          grep -E "GFLOPS|needs|waived|rounds" | cut -c1-300
+      done
+    done | tee -a "$OUT/lines.txt" ;;
+  host06)
+    # Exercise 06 on the GPU, its sizes' calls through the OpenCL broker (kernel_seconds must be
+    # a launch of mmul's own device time): the solution passes, each planted bug fails.
+    for t in "$bin"/test-06_mmul_host-*; do
+      s=$SECONDS
+      WORKBOOK_SEED=${SEED:-7} timeout 120 "$t" > "$OUT/${t##*/}.txt" 2>&1
+      rc=$?
+      printf '%-60s exit %d %4d s  %s\n' "${t##*/test-}" $rc $((SECONDS - s)) \
+        "$(grep -m1 -oE 'is not the end - start of [a-z ]+|did not run the kernel it was given|Status: [A-Z]+' "$OUT/${t##*/}.txt")"
+    done | tee "$OUT/host06-summary.txt" ;;
   reference)
     # The existing study script: tune every size (its store in $OUT/tuning.toml), then the bench
     # rows side by side (reference tuned, CLBlast, cuBLAS through scripts/cublas_sgemm.py), then
