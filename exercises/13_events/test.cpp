@@ -155,11 +155,13 @@ TEST_CASE("13_events: the graph launches the kernels it is given, on the device"
     auto rng = wt::rng("events witness", count);
     const auto a = rng.uniform_vector(count), b = rng.uniform_vector(count);
     wt::Witness w = wt::kernels_witness("events.cl", R"(
-__kernel void scale(__global const float* in, __global float* out, const float factor, const unsigned int count) {
+__kernel void scale(__global const float* in, __global float* out, const float factor, const unsigned int count
+                    WORKBOOK_SECRET_PARAM) {
     const uint i = (uint)get_global_id(0);
     if (i < count) out[i] = factor * in[i] + witness_mark(i);
 }
-__kernel void add(__global const float* a, __global const float* b, __global float* out, const unsigned int count) {
+__kernel void add(__global const float* a, __global const float* b, __global float* out, const unsigned int count
+                  WORKBOOK_SECRET_PARAM) {
     const uint i = (uint)get_global_id(0);
     if (i < count) out[i] = a[i] + b[i] + witness_mark(i);
 }

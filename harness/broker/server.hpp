@@ -1,5 +1,5 @@
 // workbook-broker's state: the real OpenCL objects it holds for its one client (by id), the secret
-// build options it adds to every build, and the record of kernel enqueues it reports at the end.
+// it passes to the checker's own kernels, and the record of kernel enqueues it reports at the end.
 #pragma once
 
 #include "wire.hpp"
@@ -38,13 +38,17 @@ struct KernelRun {
 
 class Server {
 public:
-    // `ours`: the program sources (the checker's own kernels) that alone are built with the secret
-    // options, and with no option of the client's. Any other source is built without the secret:
-    // a runner's own kernel that wrote the key out, or tested its bits with #if, learns nothing.
+    // `secret`: a 32-bit number in decimal, the value of the last argument of each of the checker's
+    // kernels that names it `workbook_secret` (secret_argument). The broker sets that argument
+    // when it makes the kernel, and the client never sees it: the kernel has one argument fewer
+    // for it, and that index is invalid. `ours`: the program sources (the checker's own kernels)
+    // that alone get it, built with no option of the client's. Where the checker named any, no
+    // other source is built at all.
     // `watched`: arrays the checker gave its runner (the graded inputs): every launch's buffer
     // arguments are copied as the kernel is about to run, and the report says which of them began
     // with which watched array. The checker, not the broker, decides what that proves.
-    Server(int socket_fd, std::string secret_options, std::set<std::string> ours,
+    static constexpr const char* secret_argument = "workbook_secret";
+    Server(int socket_fd, std::string secret, std::set<std::string> ours,
            std::vector<std::vector<std::byte>> watched = {});
     // Serves until the client hangs up; false when the connection failed mid-frame.
     bool serve();
@@ -76,6 +80,9 @@ private:
     Writer create_queue(Reader& in);
     Writer create_buffer(Reader& in);
     Writer build_program(Reader& in);
+    // Sets `kernel`'s secret argument where its program is one of the checker's and its last
+    // argument is secret_argument; the error of setting it, else CL_SUCCESS.
+    cl_int give_secret(cl_program program, cl_kernel kernel);
     Writer create_kernels(Reader& in);
     Writer set_kernel_arg(Reader& in);
     Writer enqueue_ndrange(Reader& in);
@@ -109,6 +116,9 @@ private:
 
     int fd_;
     std::string secret_;
+    cl_uint secret_value_ = 0;
+    std::set<cl_program> checkers_programs_;      // built from one of `ours`
+    std::map<cl_kernel, cl_uint> secret_args_;    // a kernel of those -> its secret argument's index
     std::vector<std::string> secret_pieces_;  // longest first: what scrub() hides
     std::unordered_map<std::uint64_t, Entry> objects_;
     std::unordered_map<void*, std::uint64_t> ids_;

@@ -1,5 +1,6 @@
 // workbook-broker: runs the real OpenCL runtime for one client (a graded runner, through the
-// forwarding ICD) in a process of its own, adding secret build options the client never sees.
+// forwarding ICD) in a process of its own, giving the checker's kernels a secret argument the
+// client never sees.
 // Usage: workbook-broker --socket-fd N [--options-fd M] [--report-fd R] [--watch-fd W]
 #include "server.hpp"
 
@@ -18,22 +19,20 @@
 
 namespace workbook::broker {
 
-Server::Server(int socket_fd, std::string secret_options, std::set<std::string> ours,
+Server::Server(int socket_fd, std::string secret, std::set<std::string> ours,
                std::vector<std::vector<std::byte>> watched)
-    : ours_(std::move(ours)), watched_(std::move(watched)), fd_(socket_fd), secret_(std::move(secret_options)) {
+    : ours_(std::move(ours)), watched_(std::move(watched)), fd_(socket_fd), secret_(std::move(secret)) {
+    secret_value_ = static_cast<cl_uint>(std::strtoull(secret_.c_str(), nullptr, 10));
     for (const auto& w : watched_) watched_bytes_ = std::max(watched_bytes_, w.size());
-    // Hide the whole string, each word of it, and each -D value, wherever a message repeats one.
-    std::istringstream words(secret_);
-    std::vector<std::string> pieces{secret_};
-    for (std::string word; words >> word;) {
-        pieces.push_back(word);
-        if (const auto eq = word.find('='); eq != std::string::npos) pieces.push_back(word.substr(eq + 1));
+    // Hidden wherever a text reply repeats it, in decimal or hexadecimal (no program holds it, so
+    // none should; shorter forms are too common to hide without mangling ordinary text).
+    if (!secret_.empty()) {
+        char lower[16], upper[16];
+        std::snprintf(lower, sizeof lower, "%x", secret_value_);
+        std::snprintf(upper, sizeof upper, "%X", secret_value_);
+        for (const std::string& p : {secret_, std::string(lower), std::string(upper)})
+            if (p.size() >= 4) secret_pieces_.push_back(p);
     }
-    // Shorter pieces are too common to hide without mangling ordinary text.
-    for (auto& p : pieces)
-        if (p.size() >= 4) secret_pieces_.push_back(p);
-    std::sort(secret_pieces_.begin(), secret_pieces_.end(),
-              [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
 }
 
 bool Server::serve() {
@@ -227,8 +226,8 @@ int main(int argc, char** argv) {
     }
     if (socket_fd < 0) return usage("--socket-fd is required");
 
-    // The options fd: one line of secret options, then the sources that get them, each ended by
-    // a NUL byte (a kernel's text holds none).
+    // The options fd: one line, the secret (a 32-bit number in decimal; empty: none), then the
+    // sources that get it, each ended by a NUL byte (a kernel's text holds none).
     std::string secret;
     std::set<std::string> ours;
     if (options_fd >= 0) {
@@ -242,6 +241,9 @@ int main(int argc, char** argv) {
             at = end == std::string::npos ? all.size() : end + 1;
         }
         while (!secret.empty() && std::isspace(static_cast<unsigned char>(secret.back()))) secret.pop_back();
+        if (!secret.empty() && (secret.size() > 10 || !std::all_of(secret.begin(), secret.end(), ::isdigit) ||
+                                std::stoull(secret) > 0xffffffffull))
+            return usage("--options-fd: the secret must be a 32-bit number in decimal");
     }
     // The watch fd: the arrays to look for in launches' buffer arguments, each as an 8-byte
     // little-endian length and its bytes.
@@ -264,10 +266,9 @@ int main(int argc, char** argv) {
         std::perror("workbook-broker: prctl(PR_SET_DUMPABLE)");
         return 1;
     }
-    // A compiled binary holds the secret: PoCL must not leave one in its on-disk cache. Without a
-    // secret (a broker that only records what ran: exercise 06's timed calls) it builds only the
-    // runner's own sources, which the runner's cache may keep as its own build would.
-    if (!secret.empty()) ::setenv("POCL_KERNEL_CACHE", "0", 1);
+    // PoCL's cache stays on: no program built here holds the secret (it is an argument). A cached
+    // binary planted for the checker's source would be given the secret, though: the sandbox
+    // gives the broker a cache of its own (a private copy), which no runner writes.
     std::signal(SIGPIPE, SIG_IGN);
 
     workbook::broker::Server server(socket_fd, std::move(secret), std::move(ours), std::move(watched));

@@ -1,5 +1,6 @@
 // workbook-broker's request handlers: each decodes one forwarded OpenCL call, makes the real call
-// and encodes the reply. The secret options join every build here; binaries never leave.
+// and encodes the reply. The secret is the hidden last argument of the checker's own kernels (set
+// here, never shown to the client); binaries never leave.
 #include "server.hpp"
 
 #include <chrono>
@@ -101,6 +102,10 @@ Writer Server::handle(Op op, Reader& in) {
             cl_int err = CL_SUCCESS;
             cl_kernel k = clCreateKernel(program, name.c_str(), &err);
             if (err != CL_SUCCESS) return status(err);
+            if (err = give_secret(program, k); err != CL_SUCCESS) {
+                clReleaseKernel(k);
+                return status(err);
+            }
             Writer w = status(CL_SUCCESS);
             w.put(add(Kind::Kernel, k));
             return w;
@@ -168,6 +173,19 @@ Writer Server::info(Reader& in) {
         Writer w = status(CL_SUCCESS);
         w.bytes(zeros.data(), zeros.size() * sizeof(std::size_t));
         return w;
+    }
+    // The secret's argument is not there for the client: one argument fewer, and its index invalid.
+    if (of == InfoOf::KernelArg) {
+        const auto hidden = secret_args_.find(static_cast<cl_kernel>(obj(Kind::Kernel)));
+        if (hidden != secret_args_.end() && id2 >= hidden->second) return status(CL_INVALID_ARG_INDEX);
+    }
+    if (of == InfoOf::Kernel && param == CL_KERNEL_NUM_ARGS) {
+        const auto hidden = secret_args_.find(static_cast<cl_kernel>(obj(Kind::Kernel)));
+        if (hidden != secret_args_.end()) {
+            Writer w = status(CL_SUCCESS);
+            w.bytes(&hidden->second, sizeof hidden->second);
+            return w;
+        }
     }
     if (of == InfoOf::ProgramBuild && param == CL_PROGRAM_BUILD_OPTIONS) {
         obj(Kind::Program);
@@ -333,9 +351,10 @@ Writer Server::build_program(Reader& in) {
     std::vector<cl_device_id> devices;
     for (const auto d : in.ids()) devices.push_back(static_cast<cl_device_id>(lookup(Kind::Device, d)));
     const std::string own = in.text();
-    // Argument info lets set_kernel_arg tell a handle from plain bytes. The checker's own sources
-    // get the secret and none of the client's options (a -D of the client's could turn the
-    // checker's kernel into one that writes the key out); any other source never gets the secret.
+    // Argument info lets set_kernel_arg tell a handle from plain bytes (and give_secret find its
+    // argument). The checker's own sources are built with none of the client's options (a -D of
+    // the client's could turn the checker's kernel into one that writes its secret argument out),
+    // and with no secret either: it is an argument, so the program, and PoCL's cache of it, hold none.
     const auto source = sources_.find(id);
     const bool checkers = !secret_.empty() && source != sources_.end() && ours_.count(source->second);
     // Nothing else is built where the checker named its sources: a kernel of the runner's own,
@@ -344,11 +363,27 @@ Writer Server::build_program(Reader& in) {
         client_options_[id] = own;
         return status(CL_BUILD_PROGRAM_FAILURE);
     }
-    const std::string options = checkers ? "-cl-kernel-arg-info " + secret_ : own + " -cl-kernel-arg-info";
+    const std::string options = checkers ? "-cl-kernel-arg-info" : own + " -cl-kernel-arg-info";
     const cl_int err = clBuildProgram(program, static_cast<cl_uint>(devices.size()),
                                       devices.empty() ? nullptr : devices.data(), options.c_str(), nullptr, nullptr);
     client_options_[id] = own;
+    if (checkers) checkers_programs_.insert(program);
+    else checkers_programs_.erase(program);
     return status(err);
+}
+
+cl_int Server::give_secret(cl_program program, cl_kernel kernel) {
+    if (!checkers_programs_.count(program)) return CL_SUCCESS;
+    cl_uint n = 0;
+    cl_int err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
+    if (err != CL_SUCCESS || n == 0) return err;
+    char name[64] = {};
+    if (clGetKernelArgInfo(kernel, n - 1, CL_KERNEL_ARG_NAME, sizeof name - 1, name, nullptr) != CL_SUCCESS ||
+        std::string(name) != secret_argument)
+        return CL_SUCCESS;
+    err = clSetKernelArg(kernel, n - 1, sizeof secret_value_, &secret_value_);
+    if (err == CL_SUCCESS) secret_args_[kernel] = n - 1;
+    return err;
 }
 
 Writer Server::create_kernels(Reader& in) {
@@ -359,6 +394,12 @@ Writer Server::create_kernels(Reader& in) {
     std::vector<cl_kernel> kernels(n);
     if (n) err = clCreateKernelsInProgram(program, n, kernels.data(), nullptr);
     if (err != CL_SUCCESS) return status(err);
+    for (auto k : kernels)
+        if (err == CL_SUCCESS) err = give_secret(program, k);
+    if (err != CL_SUCCESS) {
+        for (auto k : kernels) clReleaseKernel(k);
+        return status(err);
+    }
     std::vector<std::uint64_t> ids;
     for (auto k : kernels) ids.push_back(add(Kind::Kernel, k));
     Writer w = status(CL_SUCCESS);
@@ -369,6 +410,8 @@ Writer Server::create_kernels(Reader& in) {
 Writer Server::set_kernel_arg(Reader& in) {
     const auto kernel = get<cl_kernel>(in, Kind::Kernel);
     const auto index = in.get<cl_uint>();
+    if (const auto hidden = secret_args_.find(kernel); hidden != secret_args_.end() && index >= hidden->second)
+        return status(CL_INVALID_ARG_INDEX);
     switch (in.get<ArgKind>()) {
     case ArgKind::Local:
         kernel_mems_[kernel].erase(index);
@@ -615,6 +658,8 @@ Writer Server::release(Reader& in) {
     }
     // A kernel's record of its buffer arguments names no released object.
     if (kind == Kind::Kernel) kernel_mems_.erase(static_cast<cl_kernel>(h));
+    if (kind == Kind::Kernel) secret_args_.erase(static_cast<cl_kernel>(h));
+    if (kind == Kind::Program) checkers_programs_.erase(static_cast<cl_program>(h));
     if (kind == Kind::Mem)
         for (auto& [k, args] : kernel_mems_) std::erase_if(args, [&](const auto& a) { return a.second == h; });
     objects_.erase(id);

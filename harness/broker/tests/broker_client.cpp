@@ -170,7 +170,7 @@ void secrets() {
 }
 
 // A runner that tries to learn the secret: its own kernel writing SECRET out, and the checker's
-// kernel built with a -D of its own.
+// kernel built with a -D of its own that would make its secret argument a constant.
 void leak() {
     Setup s = setup();
     cl::Program own(s.context, "kernel void leak(global uint* out) { out[0] = SECRET; }\n");
@@ -188,7 +188,7 @@ void leak() {
     } catch (const cl::Error& e) {
         err = e.err();
     }
-    const cl::Program checkers = built(s, "-DSECRET=1");
+    const cl::Program checkers = built(s, "-Dworkbook_secret=1");
     const cl_uint n = 1000;
     std::vector<cl_uint> a(n, 0), b(n, 0), c(n, 0);
     cl::Buffer da(s.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), a.data());
@@ -203,6 +203,41 @@ void leak() {
     s.queue.enqueueReadBuffer(dc, CL_TRUE, 0, n * sizeof(cl_uint), c.data());
     std::cout << "own_kernel_err=" << err << "\nown_kernel_value=" << value
               << "\noffset_with_client_define=" << c[n - 1] << "\n";
+}
+
+// What the client can see of vadd_secret's hidden argument, and a kernel made with
+// clCreateKernelsInProgram.
+void hidden() {
+    Setup s = setup();
+    cl::Program program = built(s);
+    cl::Kernel k(program, "vadd_secret");
+    const cl_uint one = 1;
+    char name[64] = {};
+    std::cout << "num_args=" << k.getInfo<CL_KERNEL_NUM_ARGS>()
+              << "\nset_hidden_err=" << clSetKernelArg(k(), 4, sizeof one, &one)
+              << "\nset_past_err=" << clSetKernelArg(k(), 9, sizeof one, &one)
+              << "\ninfo_hidden_err=" << clGetKernelArgInfo(k(), 4, CL_KERNEL_ARG_NAME, sizeof name - 1, name, nullptr);
+    clGetKernelArgInfo(k(), 3, CL_KERNEL_ARG_NAME, sizeof name - 1, name, nullptr);
+    std::cout << "\ninfo_last_name=" << name;
+    std::vector<cl::Kernel> all;
+    program.createKernels(&all);
+    for (auto& kernel : all) {
+        const std::string kname = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+        if (kname == "scale") std::cout << "\nscale_num_args=" << kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+        if (kname != "vadd_secret") continue;
+        const cl_uint n = 64;
+        std::vector<cl_uint> zeros(n, 0), c(n, 0);
+        cl::Buffer da(s.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), zeros.data());
+        cl::Buffer dc(s.context, CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));
+        kernel.setArg(0, da);
+        kernel.setArg(1, da);
+        kernel.setArg(2, dc);
+        kernel.setArg(3, n);
+        s.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n));
+        s.queue.enqueueReadBuffer(dc, CL_TRUE, 0, n * sizeof(cl_uint), c.data());
+        std::cout << "\nall_kernels_offset=" << c[n - 1];
+    }
+    std::cout << "\n";
 }
 
 void build_log() {
@@ -272,6 +307,7 @@ int main(int argc, char** argv) {
         else if (mode == "secrets") secrets();
         else if (mode == "leak") leak();
         else if (mode == "buildlog") build_log();
+        else if (mode == "hidden") hidden();
         else if (mode == "noplatform") no_platform();
         else if (mode == "peek" && argc > 2) peek(static_cast<pid_t>(std::stol(argv[2])));
         else {

@@ -1,8 +1,9 @@
-// Kernels for the broker's tests. SECRET is never in this file: the broker's secret build
-// options define it, so only a program built by the broker can add it.
-kernel void vadd_secret(global const uint* a, global const uint* b, global uint* c, const uint n) {
+// Kernels for the broker's tests. The secret is never in this file: it is vadd_secret's last
+// argument, which only the broker sets (the client sees a kernel of four arguments).
+kernel void vadd_secret(global const uint* a, global const uint* b, global uint* c, const uint n,
+                        const uint workbook_secret) {
     const size_t i = get_global_id(0);
-    if (i < n) c[i] = a[i] + b[i] + SECRET;
+    if (i < n) c[i] = a[i] + b[i] + workbook_secret;
 }
 
 // C = A B for n x n matrices, n a multiple of the 8 x 8 tile, tiles staged in local memory.

@@ -1,4 +1,4 @@
-// Tests of the OpenCL broker: each case starts workbook-broker with secret options on one end of a
+// Tests of the OpenCL broker: each case starts workbook-broker with a secret on one end of a
 // socketpair and the test client (over the forwarding ICD) on the other, then checks what the
 // client printed and what the broker reported.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
@@ -19,7 +19,7 @@
 
 namespace {
 
-constexpr const char* secret_options = "-DSECRET=1234";
+constexpr const char* secret_line = "1234";  // vadd_secret's hidden last argument
 
 struct Outcome {
     int client_status = -1;
@@ -93,7 +93,7 @@ Outcome brokered(const std::string& mode, bool peek = false) {
     ::close(options[0]);
     ::close(report[1]);
     // The secret, then the sources that alone get it (the test's kernel files, as the checker's).
-    std::string secret = std::string(secret_options) + "\n";
+    std::string secret = std::string(secret_line) + "\n";
     for (const char* f : {"broker_test.cl", "broker_broken.cl"}) {
         std::ifstream in(std::string(WORKBOOK_BROKER_TEST_DIR) + "/" + f);
         std::stringstream text;
@@ -126,7 +126,7 @@ TEST_CASE("a vector add of awkward length runs on the device with the secret add
     CHECK(o.client_status == 0);
     CHECK(o.broker_status == 0);
     CHECK(o.out["count"] == "1000003");
-    CHECK(o.out["offsets"] == "1234");  // every element: a + b + SECRET, SECRET only the broker's
+    CHECK(o.out["offsets"] == "1234");  // every element: a + b + the secret, set only by the broker
     CHECK(contains(o.report, R"("name":"vadd_secret")"));
     CHECK(contains(o.report, R"("global":[1000003])"));
 }
@@ -164,11 +164,24 @@ TEST_CASE("only the checker's own sources get the secret, and none of the client
     // in the broker's process): an OpenCL error, and nothing written out.
     CHECK(o.out["own_kernel_err"] != "0");
     CHECK(o.out["own_kernel_value"] == "none");
-    // The checker's kernel built with the client's own -DSECRET=1: the broker's 1234 all the same.
+    // The checker's kernel built with the client's own -Dworkbook_secret=1: the broker's 1234 all the same.
     CHECK(o.out["offset_with_client_define"] == "1234");
 }
 
-TEST_CASE("the secret options never reach the client") {
+TEST_CASE("the secret argument is not there for the client: one argument fewer, its index invalid") {
+    Outcome o = brokered("hidden");
+    CHECK(o.client_status == 0);
+    CHECK(o.out["num_args"] == "4");
+    CHECK(o.out["set_hidden_err"] == "-49");       // CL_INVALID_ARG_INDEX
+    CHECK(o.out["info_hidden_err"] == "-49");
+    CHECK(o.out["info_last_name"] == "n");
+    CHECK(o.out["set_past_err"] == "-49");
+    // Every kernel of the program made at once gets it too; one without the argument is as it was.
+    CHECK(o.out["all_kernels_offset"] == "1234");
+    CHECK(o.out["scale_num_args"] == "2");
+}
+
+TEST_CASE("the secret never reaches the client") {
     Outcome o = brokered("secrets");
     CHECK(o.client_status == 0);
     CHECK(o.out["source_has_secret"] == "0");

@@ -13,20 +13,31 @@ namespace workbook::testing {
 
 namespace {
 
-// The same arithmetic as witness_mark(), in OpenCL C. The key is the macro WORKBOOK_WITNESS_KEY:
-// defined by the OpenCL broker's secret build options where the broker runs (never in the runner's
-// process), else written in (attach()).
+// The same arithmetic as witness_mark(), in OpenCL C. Where the OpenCL broker runs, the key is each
+// kernel's last argument, `workbook_secret`, which the broker sets and hides (never in the runner's
+// process, nor in the program: PoCL may cache it); elsewhere the macro WORKBOOK_WITNESS_KEY,
+// written in (attach()), and there is no such argument. Each kernel ends its parameter list with
+// WORKBOOK_SECRET_PARAM.
 std::string mark_function() {
     return "// The graded test's own kernel, standing in for yours to show that your host code runs the\n"
-           "// kernel file it builds on the device: its results carry a mark only it computes.\n"
-           "uint witness_hash(uint i) {\n"
-           "    uint h = (i * 0x9E3779B1u) ^ WORKBOOK_WITNESS_KEY;\n"
+           "// kernel file it builds on the device: its results carry a mark only it computes. Where the\n"
+           "// test's OpenCL broker runs it, the key is an argument the broker sets: your host code sets\n"
+           "// the others, as for your own kernel.\n"
+           "#ifndef WORKBOOK_WITNESS_KEY\n"
+           "#define WORKBOOK_WITNESS_KEY workbook_secret\n"
+           "#define WORKBOOK_SECRET_PARAM , const uint workbook_secret\n"
+           "#else\n"
+           "#define WORKBOOK_SECRET_PARAM\n"
+           "#endif\n"
+           "uint witness_hash(uint i, uint key) {\n"
+           "    uint h = (i * 0x9E3779B1u) ^ key;\n"
            "    h ^= h >> 15;\n"
            "    h *= 0x2C1B3C6Du;\n"
            "    h ^= h >> 12;\n"
            "    return h;\n"
            "}\n"
-           "float witness_mark(uint i) { return (float)(witness_hash(i) % 1021u + 1u); }\n";
+           "float witness_mark_of(uint i, uint key) { return (float)(witness_hash(i, key) % 1021u + 1u); }\n"
+           "#define witness_mark(i) witness_mark_of((i), WORKBOOK_WITNESS_KEY)\n";
 }
 
 std::uint32_t witness_key(const std::string& file) {
@@ -51,7 +62,7 @@ Witness vector_sum_witness(const std::string& file, const std::string& kernel_na
         sum = k == 0 ? "in0[i]" : fmt::format("({} + in{}[i])", sum, k);
     }
     w.source = mark_function() +
-               fmt::format("__kernel void {}({}__global float* out, const unsigned int count) {{\n"
+               fmt::format("__kernel void {}({}__global float* out, const unsigned int count WORKBOOK_SECRET_PARAM) {{\n"
                            "    const uint i = (uint)get_global_id(0);\n"
                            "    if (i < count) out[i] = {} + witness_mark(i);\n"
                            "}}\n",
@@ -62,7 +73,8 @@ Witness vector_sum_witness(const std::string& file, const std::string& kernel_na
 Witness matmul_witness(const std::string& file) {
     Witness w{file, "", witness_key(file)};
     w.source = mark_function() +
-               "__kernel void mmul(const int N, __global const float* A, __global const float* B, __global float* C) {\n"
+               "__kernel void mmul(const int N, __global const float* A, __global const float* B, __global float* C\n"
+               "                   WORKBOOK_SECRET_PARAM) {\n"
                "    const int j = get_global_id(0), i = get_global_id(1);\n"
                "    if (i < N && j < N) {\n"
                "        float sum = 0.0f;\n"
@@ -79,7 +91,6 @@ Witness kernels_witness(const std::string& file, const std::string& kernels) {
     return w;
 }
 
-std::string key_option(const Witness& w) { return fmt::format("-DWORKBOOK_WITNESS_KEY={}u", w.key); }
 
 void attach(runner::Message& request, const Witness& w, bool brokered) {
     request.text["witness_file"] = w.file;
@@ -90,7 +101,7 @@ void attach(runner::Message& request, const Witness& w, bool brokered) {
 
 runner::Client::Broker broker_for(const Witness& w) {
     // The texts the runner may build it as: as handed over, and as build_program makes it.
-    return {key_option(w), {w.source, program_text(override_source(w.file, w.source))}, w.watched};
+    return {fmt::format("{}", w.key), {w.source, program_text(override_source(w.file, w.source))}, w.watched};
 }
 
 namespace {

@@ -99,11 +99,12 @@ public:
     std::string captured_stdout(std::size_t limit = std::size_t{1} << 20) const;
 
     // The next runner started sees OpenCL only through the broker (harness/broker): a process of
-    // the checker's, outside the runner's sandbox, that makes the real calls and alone builds
-    // `sources` (the checker's own kernels) with `secret_options`, which never enter the runner.
+    // the checker's, outside the runner's sandbox, that makes the real calls, alone builds
+    // `sources` (the checker's own kernels) and gives their kernels `secret` (a 32-bit number in
+    // decimal) as their hidden last argument `workbook_secret`; it never enters the runner.
     // The runner's loader is pointed at the broker's ICD alone. Until clear_broker().
     struct Broker {
-        std::string secret_options;
+        std::string secret;
         std::vector<std::string> sources;
         // Arrays to look for in each launch's buffer arguments (the graded inputs): the broker's
         // report says which launch's arguments began with which (harness/broker/README.md).

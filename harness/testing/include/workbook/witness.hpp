@@ -58,15 +58,16 @@ Witness vector_sum_witness(const std::string& file, const std::string& kernel_na
 Witness matmul_witness(const std::string& file);
 
 // The kernels of file `file` written by the test itself: `kernels` is OpenCL C that may call
-// float witness_mark(uint index); the mark's definition is put before it. For exercises whose
-// kernels are neither a plain sum nor a product (13's scale and add).
+// float witness_mark(uint index), each ending its parameter list with WORKBOOK_SECRET_PARAM (the
+// broker's hidden key argument, or nothing); the mark's definition is put before it. For exercises
+// whose kernels are neither a plain sum nor a product (13's scale and add).
 Witness kernels_witness(const std::string& file, const std::string& kernels);
 
 // Puts the witness into a request for the runner (runner_ops.hpp: witness_kernel). `brokered`: the
 // runner's OpenCL goes through the broker, which alone holds the key; else the key is written in.
 void attach(runner::Message& request, const Witness& witness, bool brokered);
 
-// The broker's part: the key as a build option, for the witness's texts only.
+// The broker's part: the key, the hidden last argument of the witness's kernels, for its texts only.
 runner::Client::Broker broker_for(const Witness& witness);
 
 // The sentence a failed witness case ends with: what the marks show, and the fix.
