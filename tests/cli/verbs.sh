@@ -78,6 +78,14 @@ sed -i 's/a\[i\] + b\[i\]/a[i] - b[i]/' "$scratch/exercises/02_vadd/vadd.cl"
 grep -q "a\[i\] - b\[i\]" "$scratch/exercises/02_vadd/vadd.cl" || fail "the planted bug did not take"
 expect_status 1 "check 02 with wrong values" "$wb" check 02
 expect_not_contains "$out" "race check running" "no race check after wrong values"
+# The values cases run side by side, each in a process of its own: a failure in the second (the
+# host code's, the kernel right) still fails the check, with that case's message.
+cp "$source_dir/solutions/02_vadd/vadd.cl" "$scratch/exercises/02_vadd/"
+sed -i 's/static_cast<cl_uint>(count));/static_cast<cl_uint>(count - 1));/' "$scratch/exercises/02_vadd/vadd_host.cpp"
+grep -q "count - 1));" "$scratch/exercises/02_vadd/vadd_host.cpp" || fail "the planted host bug did not take"
+expect_status 1 "check 02 with a host bug" "$wb" check 02
+expect_contains "$out" "vadd_on_device with count = " "the host case's failure named"
+expect_not_contains "$out" "race check running" "no race check after a host case failed"
 cp "$source_dir/exercises/02_vadd/"{vadd.cl,vadd_host.cpp} "$scratch/exercises/02_vadd/"
 
 expect_status 1 "check --all" "$wb" check --all
