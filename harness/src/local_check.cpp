@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <future>
@@ -43,17 +44,17 @@ void keep_unique(std::vector<std::string>& out, std::set<std::string>& seen, con
 // timeline come from the evidence record the test writes (harness/evidence.hpp), never from its
 // console text. Returns whether it passed.
 bool graded_cases(const CourseTree& tree, const fs::path& state_dir, const Exercise& ex, const std::string& seed, const std::string& cases,
-                  CheckResult& r) {
+                  CheckResult& r, const std::vector<std::string>& extra_env = {}) {
     std::random_device fresh;
     const std::string nonce = fmt::format("{:016x}", (std::uint64_t{fresh()} << 32) ^ fresh());
     fs::create_directories(state_dir);
     const fs::path evidence_file = state_dir / ("evidence-" + nonce);
     std::vector<std::string> argv{tree.test_binary(ex).string()};
     if (!cases.empty()) argv.push_back(cases);
-    const auto test = run_process(argv, std::chrono::seconds(ex.time_limit_s),
-                                  {"WORKBOOK_TIMELINE_DIR=" + (state_dir / "timelines").string(), seed,
-                                   "WORKBOOK_EVIDENCE_FILE=" + evidence_file.string(), "WORKBOOK_EVIDENCE_NONCE=" + nonce},
-                                  256 * 1024);
+    std::vector<std::string> env{"WORKBOOK_TIMELINE_DIR=" + (state_dir / "timelines").string(), seed,
+                                 "WORKBOOK_EVIDENCE_FILE=" + evidence_file.string(), "WORKBOOK_EVIDENCE_NONCE=" + nonce};
+    env.insert(env.end(), extra_env.begin(), extra_env.end());
+    const auto test = run_process(argv, std::chrono::seconds(ex.time_limit_s), env, 256 * 1024);
     const auto evidence = harness::read_evidence(read_file_or_empty(evidence_file), nonce);
     std::error_code gone;
     fs::remove(evidence_file, gone);
@@ -237,6 +238,15 @@ CheckResult check_exercise(const CourseTree& tree, const fs::path& state_dir, co
     const bool timed = !ex.speed_references.empty();
     const bool later = timed || !ex.traffic_references.empty();
     const char* later_cases = "*: speed*,*: traffic*";
+    // The student's traffic figures of this check alone (below), removed whatever the verdict.
+    fs::path traffic_file;
+    struct RemoveAfter {
+        fs::path& file;
+        ~RemoveAfter() {
+            std::error_code ec;
+            if (!file.empty()) fs::remove(file, ec);
+        }
+    } remove_after{traffic_file};
     say(fmt::format("running the graded test of {}{}", ex.dir(), later ? ": the values first" : ""));
     if (!values_cases(tree, state_dir, ex, seed, later ? "--test-case-exclude=" + std::string(later_cases) : "", r)) {
         explain_with_race_pass(tree, state_dir, ex, seed, r, say);
@@ -251,7 +261,26 @@ CheckResult check_exercise(const CourseTree& tree, const fs::path& state_dir, co
         r.race_note = "race check: SKIPPED, " + a.why_off;
     } else {
         say(fmt::format("values right ({:.1f} s); race check running under Oclgrind (small sizes)", r.test_s));
+        // The SGEMM track's rungs graded on traffic (15-19: two speed references): the student's
+        // kernel's traffic counted beside the race pass, both simulations, on the other core
+        // (WORKBOOK_SPEED=traffic; its verdict is not used here), into a file of this check that
+        // the speed check then reads instead of counting again (speed_testing.cpp,
+        // student_figures). Stopped when the race pass fails.
+        std::atomic<bool> stop_counting{false};
+        std::future<ProcessResult> counting;
+        if (ex.speed_references.size() == 2) {
+            traffic_file = state_dir / fmt::format("student-traffic-{:016x}", (std::uint64_t{std::random_device{}()} << 32) ^
+                                                                                 std::random_device{}());
+            counting = std::async(std::launch::async, [&] {
+                return run_process({tree.test_binary(ex).string(), "--test-case=" + std::string(later_cases)},
+                                   std::chrono::seconds(ex.time_limit_s),
+                                   {seed, "WORKBOOK_SPEED=traffic", "WORKBOOK_STUDENT_TRAFFIC_FILE=" + traffic_file.string()},
+                                   64 * 1024, &stop_counting);
+            });
+        }
         const auto race = race::check(tree.test_binary(ex).string(), 600s, {}, {seed});
+        if (!race.clean()) stop_counting = true;
+        if (counting.valid()) counting.wait();
         r.race_s = race.run.seconds;
         r.log += "\n" + race.run.output;
         if (!race.clean()) {
@@ -278,7 +307,9 @@ CheckResult check_exercise(const CourseTree& tree, const fs::path& state_dir, co
                             "Oclgrind beside the references')",
                             clean));
         const double values_s = r.test_s;
-        const bool fast = graded_cases(tree, state_dir, ex, seed, "--test-case=" + std::string(later_cases), r);
+        std::vector<std::string> counted;
+        if (!traffic_file.empty()) counted.push_back("WORKBOOK_STUDENT_TRAFFIC_FILE=" + traffic_file.string());
+        const bool fast = graded_cases(tree, state_dir, ex, seed, "--test-case=" + std::string(later_cases), r, counted);
         r.test_s += values_s;
         if (!fast) return r;
     }

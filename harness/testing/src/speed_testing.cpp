@@ -27,6 +27,7 @@
 #include <iostream>
 #include <limits>
 #include <random>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -81,16 +82,55 @@ traffic::Figures count_traffic(const std::string& oclgrind, const std::string& p
     return traffic::per_multiply_add(counts, n, overlaps[0]);
 }
 
+}  // namespace
+
+// What the references' runner is built from besides the student's kernel, as paths separated by
+// ';': defined by a file cmake generates for each rung graded on traffic (cmake/workbook.cmake);
+// this empty default elsewhere.
+[[gnu::weak]] const char* reference_build_files() { return ""; }
+
+namespace {
+
+// Figures kept in `file` under the line `what` (everything they depend on); none where the file is
+// missing, damaged or for something else.
+std::optional<traffic::Figures> read_figures(const std::filesystem::path& file, const std::string& what) {
+    std::ifstream in(file);
+    std::string line;
+    traffic::Figures f;
+    double exposed = -1, waits = -1;
+    if (!std::getline(in, line) || line != what ||
+        !(in >> f.global_bytes >> f.local_bytes >> f.loads >> f.global_store_bytes >> exposed >> waits))
+        return std::nullopt;
+    if (exposed >= 0) f.exposed_bytes = exposed;
+    if (waits >= 0) f.load_waits = waits;
+    return f;
+}
+
+void write_figures(const std::filesystem::path& file, const std::string& what, const traffic::Figures& f) {
+    std::error_code ec;
+    std::filesystem::create_directories(file.parent_path(), ec);
+    const std::filesystem::path part = file.string() + fmt::format(".{}", ::getpid());
+    std::ofstream(part) << what << "\n"
+                        << fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\n", f.global_bytes, f.local_bytes,
+                                       f.loads, f.global_store_bytes, f.exposed_bytes.value_or(-1.0),
+                                       f.load_waits.value_or(-1.0));
+    std::filesystem::rename(part, file, ec);  // whole or not at all, whoever else counts it at the same time
+}
+
 // The references' figures are exact counts of our own kernels at one N on one device's local
 // memory: the same for every save and every student, so they are counted once and kept, not
 // simulated twice on every check (two thirds of a traffic check's Oclgrind time). Kept in
 // WORKBOOK_REFERENCE_CACHE (the grader's, which no student code can write) or else beside the
 // test binaries (build/reference-figures), under a name made of everything they depend on: the
-// kernel, N, the plugins (their builds too) and Oclgrind's options, and the build of the
-// exercise's starter runner (its size and time), which embeds the references and links the rung's
-// launch code, so a rebuild of either changes the name. Not the checker's own build: each variant
-// of an exercise (the suite's mutants and slow kernels) has its own, and each counted the same
-// references again. A damaged or foreign file is counted again.
+// kernel, N, the plugins (their builds too) and Oclgrind's options, and the build of what the
+// references' runner is made of besides the student's kernel (reference_build_files: the embedded
+// references, the rung's launch code, the runner's libraries; their sizes and times), so a rebuild
+// of any changes the name, and a save that edits only the kernel does not (it rebuilds the
+// runner: keyed by the runner itself, rung 19's references were counted again on every save,
+// 20-25 s). Where those files are not known or not there, the exercise's starter runner's build
+// stands in. Not the checker's own build: each variant of an exercise (the suite's mutants and
+// slow kernels) has its own, and each counted the same references again. A damaged or foreign
+// file is counted again.
 traffic::Figures reference_figures(const std::string& oclgrind, const std::string& plugin, const std::string& fingerprint,
                                    const std::string& key, int n, const std::vector<float>& a, const std::vector<float>& b,
                                    std::mt19937_64& sample) {
@@ -109,6 +149,23 @@ traffic::Figures reference_figures(const std::string& oclgrind, const std::strin
     }
     const auto stamp = ec ? 0 : fs::last_write_time(exe, ec).time_since_epoch().count();
     const auto size = ec ? 0 : fs::file_size(exe, ec);
+    std::string build = fmt::format("{}:{}:{}", exe.string(), size, stamp);
+    std::string parts;
+    bool known = false;
+    std::istringstream files(reference_build_files());
+    for (std::string f; std::getline(files, f, ';');) {
+        if (f.empty()) continue;
+        std::error_code fe;
+        const auto t = fs::last_write_time(f, fe).time_since_epoch().count();
+        const auto s = fe ? 0 : fs::file_size(f, fe);
+        if (fe) {
+            known = false;
+            break;
+        }
+        known = true;
+        parts += fmt::format("{}:{}:{}|", f, s, t);
+    }
+    if (known) build = parts;
     std::string options;
     for (const auto& o : race::graded_device_options()) options += o + " ";
     std::string plugins;  // a plugin rebuilt may count otherwise
@@ -117,31 +174,29 @@ traffic::Figures reference_figures(const std::string& oclgrind, const std::strin
         plugins += p.empty() ? "|" : fmt::format("{}:{}:{}|", p, fs::file_size(p, pe),
                                                  pe ? 0 : fs::last_write_time(p, pe).time_since_epoch().count());
     }
-    const std::string what = fmt::format("{} n={} plugins={} options={} build={}:{}:{}", key, n, plugins, options,
-                                         exe.string(), size, stamp);
+    const std::string what = fmt::format("{} n={} plugins={} options={} build={}", key, n, plugins, options, build);
     const fs::path file = dir.empty() ? fs::path() : dir / fmt::format("traffic-{:016x}.txt", std::hash<std::string>{}(what));
-    if (!file.empty()) {
-        std::ifstream in(file);
-        std::string line;
-        traffic::Figures f;
-        double exposed = -1, waits = -1;
-        if (std::getline(in, line) && line == what &&
-            (in >> f.global_bytes >> f.local_bytes >> f.loads >> f.global_store_bytes >> exposed >> waits)) {
-            if (exposed >= 0) f.exposed_bytes = exposed;
-            if (waits >= 0) f.load_waits = waits;
-            return f;
-        }
-    }
+    if (!file.empty())
+        if (const auto kept = read_figures(file, what)) return *kept;
     const traffic::Figures f = count_traffic(oclgrind, plugin, fingerprint, key, n, a, b, sample);
-    if (!file.empty()) {
-        fs::create_directories(dir, ec);
-        const fs::path part = file.string() + fmt::format(".{}", ::getpid());
-        std::ofstream(part) << what << "\n"
-                            << fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\n", f.global_bytes,
-                                           f.local_bytes, f.loads, f.global_store_bytes, f.exposed_bytes.value_or(-1.0),
-                                           f.load_waits.value_or(-1.0));
-        fs::rename(part, file, ec);  // whole or not at all, whoever else counts it at the same time
-    }
+    if (!file.empty()) write_figures(file, what, f);
+    return f;
+}
+
+// The student's figures, counted once per check: `workbook check` counts them beside the race
+// pass (WORKBOOK_SPEED=traffic, on the other core) into WORKBOOK_STUDENT_TRAFFIC_FILE, a file of
+// that check alone (named by its nonce, removed after it), and the speed check that follows reads
+// them there instead of counting again. Without the variable, or where the file does not hold
+// these figures (this seed, N and kernel in the student's place), they are counted here.
+traffic::Figures student_figures(const std::string& oclgrind, const std::string& plugin, const std::string& fingerprint,
+                                 const std::string& key, int n, const std::vector<float>& a, const std::vector<float>& b,
+                                 std::mt19937_64& sample) {
+    const char* kept = std::getenv("WORKBOOK_STUDENT_TRAFFIC_FILE");
+    const std::string what = fmt::format("{} n={} seed={}", key, n, session_seed());
+    if (kept && *kept)
+        if (const auto f = read_figures(kept, what)) return *f;
+    const traffic::Figures f = count_traffic(oclgrind, plugin, fingerprint, key, n, a, b, sample);
+    if (kept && *kept) write_figures(kept, what, f);
     return f;
 }
 
@@ -181,8 +236,8 @@ std::optional<TrafficReport> measure_matmul_traffic(const SpeedSpec& spec, std::
     // As in the speed check: WORKBOOK_SPEED_STUDENT=previous puts the previous rung's solution in
     // the student's place, which must fail.
     const char* as = std::getenv("WORKBOOK_SPEED_STUDENT");
-    report.student = count_traffic(available.command, plugin, fingerprint,
-                                   as && std::string(as) == "previous" ? spec.previous : "student", report.n, a, b, sample);
+    report.student = student_figures(available.command, plugin, fingerprint,
+                                     as && std::string(as) == "previous" ? spec.previous : "student", report.n, a, b, sample);
     return report;
 }
 
