@@ -124,7 +124,8 @@ void write_figures(const std::filesystem::path& file, const std::string& what, c
 // test binaries (build/reference-figures), under a name made of everything they depend on: the
 // kernel, N, the plugins (their builds too) and Oclgrind's options, and the build of what the
 // references' runner is made of besides the student's kernel (reference_build_files: the embedded
-// references, the rung's launch code, the runner's libraries; their sizes and times), so a rebuild
+// references, the rung's launch code, the runner's libraries, and this library, which turns the
+// counts into figures; their sizes and times), so a rebuild
 // of any changes the name, and a save that edits only the kernel does not (it rebuilds the
 // runner: keyed by the runner itself, rung 19's references were counted again on every save,
 // 20-25 s). Where those files are not known or not there, the exercise's starter runner's build
