@@ -4,7 +4,7 @@
 # 02 graded through the OpenCL broker.
 #   bash bench/h200_track_gains.sh pack         here, after a build: the binaries into $CARRY
 #   bash bench/h200_track_gains.sh STEP...      there, from the repository root, results under $OUT;
-#                                               steps: info bench speed variants host06 reference broker (track = bench speed)
+#                                               steps: info bench speed variants previous host06 reference broker (track = bench speed)
 # $CARRY (default .devcarry-h64) holds pack.tar.xz (bin/ stripped, lib/ the broker's ICD, syslib/
 # libraries the machine may lack, calibration-02.json) and extra-ex02.tar.gz (the calibration's
 # generated kernels, build/exercises/02_vadd/mutants): carry both. The binaries name /work/main and
@@ -19,15 +19,15 @@ if [ "${1:-}" = pack ]; then
   rm -rf "${carry:?}" && mkdir -p "$carry/bin" "$carry/lib" "$carry/syslib"
   files="mmul_bench workbook workbook-broker expect_failure test-02_vadd-starter test-02_vadd-solution
     test-02_vadd-mutant-host_reads_the_witness_key test-02_vadd-mutant-host_sums_on_cpu"
-  for r in 16_sgemm_float4 17_sgemm_2d_block 18_sgemm_transpose 19_sgemm_prefetch; do
+  for r in 15_sgemm_wpt 16_sgemm_float4 17_sgemm_2d_block 18_sgemm_transpose 19_sgemm_prefetch; do
     files="$files test-$r-solution runner-$r-solution"
   done
   (  # not while a build writes them (the lock the course's builds take)
     flock -w 300 9
     # Correct variants of the track's rungs in other styles (tests/variants/1[5-9]_*/), for step variants.
-    # And the planted bugs that only the GPU's speed (or PoCL's traffic) catches, for the same step;
+    # And the planted bugs and slow kernels that only the GPU's speed (or PoCL's traffic) catches, for the same step;
     # exercise 06 (solution and planted bugs), timed through the broker, for step host06.
-    cd "$build/bin" && cp $files runner-02_vadd-* $(ls | grep -E '^(test|runner)-1[5-9]_sgemm_[a-z0-9_]+-(variant-|mutant-(loads_interleaved|prefetch_stored_as_loaded)$)') \
+    cd "$build/bin" && cp $files runner-02_vadd-* $(ls | grep -E '^(test|runner)-1[5-9]_sgemm_[a-z0-9_]+-(variant-|slow-|mutant-(loads_interleaved|prefetch_stored_as_loaded)$)') \
       $(ls | grep -E '^(test|runner)-06_mmul_host-(solution|mutant-)') "$carry/bin/"
     cp "$build/lib/libworkbook_broker_icd.so" "$carry/lib/"
     tar -C "$build" -czf "$carry/extra-ex02.tar.gz" exercises/02_vadd/mutants
@@ -106,16 +106,32 @@ for step in "$@"; do
     # Issue 64: each correct variant in another style (tests/variants/) through its rung's graded
     # speed check at every N, as the solutions in step speed.
     for n in $sizes; do
-      for t in "$bin"/test-1[5-9]_sgemm_*-variant-* "$bin"/test-1[5-9]_sgemm_*-mutant-*; do
+      for t in "$bin"/test-1[5-9]_sgemm_*-variant-* "$bin"/test-1[5-9]_sgemm_*-mutant-* "$bin"/test-1[5-9]_sgemm_*-slow-*; do
         [ -e "$t" ] || continue
         v=${t##*/test-}
         s=$SECONDS
         WORKBOOK_SEED=${SEED:-7} WORKBOOK_SPEED_N=$n timeout 150 "$t" -tc='*speed*' > "$OUT/variant-$n-$v.txt" 2>&1
         rc=$?
-        printf '%5d %-45s exit %d %4d s  %s\n' "$n" "$v" $rc $((SECONDS - s)) \
-          "$(grep -E "^  yours" "$OUT/variant-$n-$v.txt" | head -1 | sed 's/  */ /g')"
+        printf '%5d %-45s exit %d %4d s  %s  %s\n' "$n" "$v" $rc $((SECONDS - s)) \
+          "$(grep -E "^  yours" "$OUT/variant-$n-$v.txt" | head -1 | sed 's/  */ /g')" \
+          "$(grep -m1 -oE 'it needs [0-9.]+x|requirement is waived|Status: [A-Z]+' "$OUT/variant-$n-$v.txt")"
       done
     done | tee "$OUT/variants-summary.txt" ;;
+  previous)
+    # Each rung's previous solution in the student's place (the suite's NN.speed-previous): a
+    # correct kernel without the rung's lesson, which must fail wherever the lesson is graded.
+    for n in $sizes; do
+      for ex in 15_sgemm_wpt 16_sgemm_float4 17_sgemm_2d_block 18_sgemm_transpose 19_sgemm_prefetch; do
+        s=$SECONDS
+        WORKBOOK_SPEED_STUDENT=previous WORKBOOK_SEED=${SEED:-7} WORKBOOK_SPEED_N=$n timeout 150 \
+          "$bin/test-$ex-solution" -tc='*speed*' > "$OUT/previous-$n-$ex.txt" 2>&1
+        rc=$?
+        printf '%5d %-20s exit %d %4d s  %s  %s  %s\n' "$n" "$ex" $rc $((SECONDS - s)) \
+          "$(grep -E "^  yours" "$OUT/previous-$n-$ex.txt" | head -1 | sed 's/  */ /g')" \
+          "$(grep -E "^  this rung's solution" "$OUT/previous-$n-$ex.txt" | head -1 | sed 's/  */ /g' | cut -c1-90)" \
+          "$(grep -m1 -oE 'it needs [0-9.]+x|requirement is waived|Status: [A-Z]+' "$OUT/previous-$n-$ex.txt")"
+      done
+    done | tee "$OUT/previous-summary.txt" ;;
   lines)
     # Chosen speed checks, their tables printed: LINES="N test-name; N test-name; ..." (test-name
     # without test-, as in the summaries above), REPS times each.
