@@ -39,7 +39,7 @@ TEST_CASE("06_mmul_host: matmul_on_device computes C = A·B and times it") {
     // neither forge nor hide from it. kernel_seconds must be the END - START of a launch of mmul
     // over that call's A and B. Elsewhere (a build without the broker, the race pass) the runner's
     // observer stands in: the times of events whose profiling the call read (runner_observed.hpp).
-    wt::OwnRunner own(wt::broker_usable() ? std::optional(workbook::runner::Client::Broker{"", {}, watched}) : std::nullopt);
+    wt::OwnRunner own(wt::broker_usable() ? std::optional(workbook::runner::Client::Broker{"", "", {}, watched}) : std::nullopt);
     struct Timed {
         int n;
         double kernel_seconds;

@@ -168,6 +168,7 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
 )");
     w.watched = {a, b};
     w.launches = {{"scale", {0}, "a"}, {"scale", {1}, "b"}};
+    w.bounds = "scale:count:1 add:count:1";
     wt::Output x(count), y(count), z(count);
     // Released: the order is checked above; this call is about who computes z.
     auto request = graph_request(a, b, x, y, z, true);

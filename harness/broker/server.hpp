@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -36,6 +37,15 @@ struct KernelRun {
     bool profiling = false;
 };
 
+// A bound on a launch of one of the checker's kernels: every buffer argument must hold at least
+// value^power elements of 4 bytes, value the kernel's scalar argument `arg` (vadd:count:1, mmul:N:2).
+// The checker's kernels index their buffers up to that (their own bounds test), so a launch with
+// smaller buffers could only read past them, in the broker's memory on a CPU device.
+struct Bound {
+    std::string arg;
+    int power = 1;
+};
+
 class Server {
 public:
     // `secret`: a 32-bit number in decimal, the value of the last argument of each of the checker's
@@ -47,9 +57,10 @@ public:
     // `watched`: arrays the checker gave its runner (the graded inputs): every launch's buffer
     // arguments are copied as the kernel is about to run, and the report says which of them began
     // with which watched array. The checker, not the broker, decides what that proves.
+    // `bounds`: by kernel name, the bound each launch of the checker's kernel of that name is held to.
     static constexpr const char* secret_argument = "workbook_secret";
     Server(int socket_fd, std::string secret, std::set<std::string> ours,
-           std::vector<std::vector<std::byte>> watched = {});
+           std::vector<std::vector<std::byte>> watched = {}, std::map<std::string, Bound> bounds = {});
     // Serves until the client hangs up; false when the connection failed mid-frame.
     bool serve();
     // The report (one JSON line): every kernel enqueue, its sizes and device times.
@@ -80,9 +91,11 @@ private:
     Writer create_queue(Reader& in);
     Writer create_buffer(Reader& in);
     Writer build_program(Reader& in);
-    // Sets `kernel`'s secret argument where its program is one of the checker's and its last
-    // argument is secret_argument; the error of setting it, else CL_SUCCESS.
-    cl_int give_secret(cl_program program, cl_kernel kernel);
+    // For a kernel of the checker's own programs: sets its secret argument where its last argument
+    // is secret_argument, and finds its bound's argument; the error of setting it, else CL_SUCCESS.
+    cl_int adopt(cl_program program, cl_kernel kernel);
+    // CL_SUCCESS, or CL_INVALID_KERNEL_ARGS where a buffer argument is smaller than the kernel's bound.
+    cl_int within_bound(cl_kernel kernel);
     Writer create_kernels(Reader& in);
     Writer set_kernel_arg(Reader& in);
     Writer enqueue_ndrange(Reader& in);
@@ -119,6 +132,15 @@ private:
     cl_uint secret_value_ = 0;
     std::set<cl_program> checkers_programs_;      // built from one of `ours`
     std::map<cl_kernel, cl_uint> secret_args_;    // a kernel of those -> its secret argument's index
+    std::map<std::string, Bound> bounds_;
+    struct BoundArg {
+        cl_uint index = 0;
+        int power = 1;
+        bool is_signed = false;
+        std::optional<std::int64_t> value;  // as last set
+        std::vector<cl_uint> buffers;        // its __global arguments: each must be a buffer
+    };
+    std::map<cl_kernel, BoundArg> bound_args_;
     std::vector<std::string> secret_pieces_;  // longest first: what scrub() hides
     std::unordered_map<std::uint64_t, Entry> objects_;
     std::unordered_map<void*, std::uint64_t> ids_;

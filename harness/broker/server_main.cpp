@@ -20,8 +20,9 @@
 namespace workbook::broker {
 
 Server::Server(int socket_fd, std::string secret, std::set<std::string> ours,
-               std::vector<std::vector<std::byte>> watched)
-    : ours_(std::move(ours)), watched_(std::move(watched)), fd_(socket_fd), secret_(std::move(secret)) {
+               std::vector<std::vector<std::byte>> watched, std::map<std::string, Bound> bounds)
+    : ours_(std::move(ours)), watched_(std::move(watched)), fd_(socket_fd), secret_(std::move(secret)),
+      bounds_(std::move(bounds)) {
     secret_value_ = static_cast<cl_uint>(std::strtoull(secret_.c_str(), nullptr, 10));
     for (const auto& w : watched_) watched_bytes_ = std::max(watched_bytes_, w.size());
     // Hidden wherever a text reply repeats it, in decimal or hexadecimal (no program holds it, so
@@ -226,16 +227,26 @@ int main(int argc, char** argv) {
     }
     if (socket_fd < 0) return usage("--socket-fd is required");
 
-    // The options fd: one line, the secret (a 32-bit number in decimal; empty: none), then the
-    // sources that get it, each ended by a NUL byte (a kernel's text holds none).
+    // The options fd: one line, the secret (a 32-bit number in decimal; empty: none); one line of
+    // bounds, each kernel:argument:power (server.hpp, Bound), separated by spaces; then the sources
+    // that get the secret, each ended by a NUL byte (a kernel's text holds none).
     std::string secret;
     std::set<std::string> ours;
+    std::map<std::string, workbook::broker::Bound> bounds;
     if (options_fd >= 0) {
         const std::string all = read_to_end(options_fd);
         ::close(options_fd);
         const auto line = all.find('\n');
         secret = all.substr(0, line);
-        for (std::size_t at = line == std::string::npos ? all.size() : line + 1; at < all.size();) {
+        const auto second = line == std::string::npos ? std::string::npos : all.find('\n', line + 1);
+        std::istringstream rules(second == std::string::npos ? std::string() : all.substr(line + 1, second - line - 1));
+        for (std::string rule; rules >> rule;) {
+            const auto a = rule.find(':'), b = a == std::string::npos ? a : rule.find(':', a + 1);
+            if (b == std::string::npos || a == 0 || b == a + 1 || (rule.substr(b + 1) != "1" && rule.substr(b + 1) != "2"))
+                return usage("--options-fd: a bound is kernel:argument:power, the power 1 or 2");
+            bounds[rule.substr(0, a)] = {rule.substr(a + 1, b - a - 1), rule[b + 1] - '0'};
+        }
+        for (std::size_t at = second == std::string::npos ? all.size() : second + 1; at < all.size();) {
             const auto end = all.find('\0', at);
             ours.insert(all.substr(at, end == std::string::npos ? std::string::npos : end - at));
             at = end == std::string::npos ? all.size() : end + 1;
@@ -271,7 +282,7 @@ int main(int argc, char** argv) {
     // gives the broker a cache of its own (a private copy), which no runner writes.
     std::signal(SIGPIPE, SIG_IGN);
 
-    workbook::broker::Server server(socket_fd, std::move(secret), std::move(ours), std::move(watched));
+    workbook::broker::Server server(socket_fd, std::move(secret), std::move(ours), std::move(watched), std::move(bounds));
     const bool clean = server.serve();
     ::close(socket_fd);
     const std::string report = server.report() + "\n";

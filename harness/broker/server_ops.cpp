@@ -3,7 +3,9 @@
 // here, never shown to the client); binaries never leave.
 #include "server.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <new>
 #include <thread>
 
@@ -102,7 +104,7 @@ Writer Server::handle(Op op, Reader& in) {
             cl_int err = CL_SUCCESS;
             cl_kernel k = clCreateKernel(program, name.c_str(), &err);
             if (err != CL_SUCCESS) return status(err);
-            if (err = give_secret(program, k); err != CL_SUCCESS) {
+            if (err = adopt(program, k); err != CL_SUCCESS) {
                 clReleaseKernel(k);
                 return status(err);
             }
@@ -351,7 +353,7 @@ Writer Server::build_program(Reader& in) {
     std::vector<cl_device_id> devices;
     for (const auto d : in.ids()) devices.push_back(static_cast<cl_device_id>(lookup(Kind::Device, d)));
     const std::string own = in.text();
-    // Argument info lets set_kernel_arg tell a handle from plain bytes (and give_secret find its
+    // Argument info lets set_kernel_arg tell a handle from plain bytes (and adopt find its
     // argument). The checker's own sources are built with none of the client's options (a -D of
     // the client's could turn the checker's kernel into one that writes its secret argument out),
     // and with no secret either: it is an argument, so the program, and PoCL's cache of it, hold none.
@@ -372,18 +374,54 @@ Writer Server::build_program(Reader& in) {
     return status(err);
 }
 
-cl_int Server::give_secret(cl_program program, cl_kernel kernel) {
+cl_int Server::adopt(cl_program program, cl_kernel kernel) {
     if (!checkers_programs_.count(program)) return CL_SUCCESS;
     cl_uint n = 0;
     cl_int err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
     if (err != CL_SUCCESS || n == 0) return err;
-    char name[64] = {};
-    if (clGetKernelArgInfo(kernel, n - 1, CL_KERNEL_ARG_NAME, sizeof name - 1, name, nullptr) != CL_SUCCESS ||
-        std::string(name) != secret_argument)
-        return CL_SUCCESS;
+    const auto text = [&](cl_uint index, cl_kernel_arg_info what) {
+        char value[128] = {};
+        clGetKernelArgInfo(kernel, index, what, sizeof value - 1, value, nullptr);
+        return std::string(value);
+    };
+    char kernel_name[256] = {};
+    clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof kernel_name - 1, kernel_name, nullptr);
+    if (const auto bound = bounds_.find(kernel_name); bound != bounds_.end()) {
+        // A bound whose argument the kernel lacks is the checker's mistake: its launches all refused.
+        BoundArg b{n, bound->second.power, false, std::nullopt, {}};
+        for (cl_uint i = 0; i < n; ++i) {
+            if (text(i, CL_KERNEL_ARG_NAME) == bound->second.arg) {
+                b.index = i;
+                b.is_signed = text(i, CL_KERNEL_ARG_TYPE_NAME) == "int";
+            }
+            cl_kernel_arg_address_qualifier address = 0;
+            clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof address, &address, nullptr);
+            if (address == CL_KERNEL_ARG_ADDRESS_GLOBAL || address == CL_KERNEL_ARG_ADDRESS_CONSTANT) b.buffers.push_back(i);
+        }
+        bound_args_[kernel] = b;
+    }
+    if (text(n - 1, CL_KERNEL_ARG_NAME) != secret_argument) return CL_SUCCESS;
     err = clSetKernelArg(kernel, n - 1, sizeof secret_value_, &secret_value_);
     if (err == CL_SUCCESS) secret_args_[kernel] = n - 1;
     return err;
+}
+
+cl_int Server::within_bound(cl_kernel kernel) {
+    const auto b = bound_args_.find(kernel);
+    if (b == bound_args_.end()) return CL_SUCCESS;
+    if (!b->second.value) return CL_INVALID_KERNEL_ARGS;
+    const std::int64_t v = std::max<std::int64_t>(0, *b->second.value);
+    const std::uint64_t need = (b->second.power == 2 ? static_cast<std::uint64_t>(v) * static_cast<std::uint64_t>(v)
+                                                     : static_cast<std::uint64_t>(v)) * 4;
+    const auto& mems = kernel_mems_[kernel];
+    for (const cl_uint index : b->second.buffers) {
+        const auto mem = mems.find(index);  // none: a null pointer, whose indices reach anywhere
+        std::size_t size = 0;
+        if (mem == mems.end() || clGetMemObjectInfo(mem->second, CL_MEM_SIZE, sizeof size, &size, nullptr) != CL_SUCCESS ||
+            size < need)
+            return CL_INVALID_KERNEL_ARGS;
+    }
+    return CL_SUCCESS;
 }
 
 Writer Server::create_kernels(Reader& in) {
@@ -395,7 +433,7 @@ Writer Server::create_kernels(Reader& in) {
     if (n) err = clCreateKernelsInProgram(program, n, kernels.data(), nullptr);
     if (err != CL_SUCCESS) return status(err);
     for (auto k : kernels)
-        if (err == CL_SUCCESS) err = give_secret(program, k);
+        if (err == CL_SUCCESS) err = adopt(program, k);
     if (err != CL_SUCCESS) {
         for (auto k : kernels) clReleaseKernel(k);
         return status(err);
@@ -427,7 +465,13 @@ Writer Server::set_kernel_arg(Reader& in) {
         kernel_mems_[kernel].erase(index);
         const auto [data, size] = in.bytes();
         if (size == sizeof(void*) && handle_typed_arg(kernel, index)) return status(CL_INVALID_ARG_VALUE);
-        return status(clSetKernelArg(kernel, index, size, data));
+        const cl_int err = clSetKernelArg(kernel, index, size, data);
+        if (const auto b = bound_args_.find(kernel); err == CL_SUCCESS && b != bound_args_.end() && b->second.index == index) {
+            std::uint32_t raw = 0;
+            std::memcpy(&raw, data, std::min<std::size_t>(size, sizeof raw));
+            b->second.value = b->second.is_signed ? std::int64_t{static_cast<std::int32_t>(raw)} : std::int64_t{raw};
+        }
+        return status(err);
     }
     }
     return status(CL_INVALID_ARG_VALUE);
@@ -452,6 +496,8 @@ Writer Server::enqueue_ndrange(Reader& in) {
     if (in.get<std::uint8_t>()) run.local = sizes(in, dims);
     auto waits = wait_list(in);
     const bool want = in.get<std::uint8_t>();
+    // A launch of the checker's kernel on buffers smaller than it indexes would read past them.
+    if (const cl_int bound = within_bound(kernel); bound != CL_SUCCESS) return status(bound);
     run.inputs = stage_inputs(queue, kernel, waits);
     cl_event event = nullptr;
     const cl_int err = clEnqueueNDRangeKernel(queue, kernel, dims, run.offset.empty() ? nullptr : run.offset.data(),
@@ -659,6 +705,7 @@ Writer Server::release(Reader& in) {
     // A kernel's record of its buffer arguments names no released object.
     if (kind == Kind::Kernel) kernel_mems_.erase(static_cast<cl_kernel>(h));
     if (kind == Kind::Kernel) secret_args_.erase(static_cast<cl_kernel>(h));
+    if (kind == Kind::Kernel) bound_args_.erase(static_cast<cl_kernel>(h));
     if (kind == Kind::Program) checkers_programs_.erase(static_cast<cl_program>(h));
     if (kind == Kind::Mem)
         for (auto& [k, args] : kernel_mems_) std::erase_if(args, [&](const auto& a) { return a.second == h; });

@@ -240,6 +240,38 @@ void hidden() {
     std::cout << "\n";
 }
 
+// Launches of vadd_secret (bound: every buffer holds n) within and past its buffers.
+void bounds() {
+    Setup s = setup();
+    cl::Program program = built(s);
+    cl::Kernel k(program, "vadd_secret");
+    const cl_uint n = 100;
+    std::vector<cl_uint> zeros(n, 0);
+    cl::Buffer a(s.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), zeros.data());
+    cl::Buffer c(s.context, CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));
+    k.setArg(0, a);
+    k.setArg(1, a);
+    k.setArg(2, c);
+    const auto launch = [&](cl_uint count) {
+        k.setArg(3, count);
+        const std::size_t global = 4096;
+        return clEnqueueNDRangeKernel(s.queue(), k(), 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+    };
+    std::cout << "within=" << launch(n) << "\npast=" << launch(4096);
+    cl_mem none = nullptr;
+    clSetKernelArg(k(), 1, sizeof none, &none);
+    std::cout << "\nnull_buffer=" << launch(n);
+    cl::Kernel scale(program, "scale");
+    std::vector<float> x(64, 1.0f);
+    cl::Buffer dx(s.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, x.size() * sizeof(float), x.data());
+    scale.setArg(0, dx);
+    scale.setArg(1, 2.0f);
+    const std::size_t global = x.size();
+    std::cout << "\nscale_unbounded=" << clEnqueueNDRangeKernel(s.queue(), scale(), 1, nullptr, &global, nullptr, 0, nullptr, nullptr)
+              << "\n";
+    s.queue.finish();
+}
+
 void build_log() {
     Setup s = setup();
     cl::Program program(s.context, read_file("broker_broken.cl"));
@@ -308,6 +340,7 @@ int main(int argc, char** argv) {
         else if (mode == "leak") leak();
         else if (mode == "buildlog") build_log();
         else if (mode == "hidden") hidden();
+        else if (mode == "bounds") bounds();
         else if (mode == "noplatform") no_platform();
         else if (mode == "peek" && argc > 2) peek(static_cast<pid_t>(std::stol(argv[2])));
         else {

@@ -93,7 +93,8 @@ Outcome brokered(const std::string& mode, bool peek = false) {
     ::close(options[0]);
     ::close(report[1]);
     // The secret, then the sources that alone get it (the test's kernel files, as the checker's).
-    std::string secret = std::string(secret_line) + "\n";
+    // vadd_secret indexes its buffers up to n: a launch on smaller ones is refused.
+    std::string secret = std::string(secret_line) + "\nvadd_secret:n:1\n";
     for (const char* f : {"broker_test.cl", "broker_broken.cl"}) {
         std::ifstream in(std::string(WORKBOOK_BROKER_TEST_DIR) + "/" + f);
         std::stringstream text;
@@ -179,6 +180,15 @@ TEST_CASE("the secret argument is not there for the client: one argument fewer, 
     // Every kernel of the program made at once gets it too; one without the argument is as it was.
     CHECK(o.out["all_kernels_offset"] == "1234");
     CHECK(o.out["scale_num_args"] == "2");
+}
+
+TEST_CASE("a launch of the checker's kernel on buffers smaller than it indexes is refused") {
+    Outcome o = brokered("bounds");
+    CHECK(o.client_status == 0);
+    CHECK(o.out["within"] == "0");         // n = 100 on buffers of 100: runs
+    CHECK(o.out["past"] == "-52");         // n = 4096 on buffers of 100: CL_INVALID_KERNEL_ARGS
+    CHECK(o.out["null_buffer"] == "-52");  // a null pointer for a buffer: refused too
+    CHECK(o.out["scale_unbounded"] == "0");  // a kernel without a bound runs as before
 }
 
 TEST_CASE("the secret never reaches the client") {

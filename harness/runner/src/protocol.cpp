@@ -385,8 +385,9 @@ int Client::start_broker() {
     ::close(options[0]);
     ::close(report[1]);
     ::close(watch[0]);
-    // One line, the secret, then each of the checker's sources ended by a NUL (harness/broker).
-    std::string text = broker_->secret + "\n";
+    // One line, the secret; one of bounds; then each of the checker's sources ended by a NUL
+    // (harness/broker).
+    std::string text = broker_->secret + "\n" + broker_->bounds + "\n";
     for (const auto& s : broker_->sources) text += s + '\0';
     write_all(options[1], text);
     ::close(options[1]);

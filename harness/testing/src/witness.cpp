@@ -56,6 +56,7 @@ float witness_mark(std::uint32_t key, std::uint32_t index) {
 
 Witness vector_sum_witness(const std::string& file, const std::string& kernel_name, std::size_t inputs) {
     Witness w{file, "", witness_key(file)};
+    w.bounds = kernel_name + ":count:1";
     std::string params, sum;
     for (std::size_t k = 0; k < inputs; ++k) {
         params += fmt::format("__global const float* in{}, ", k);
@@ -72,11 +73,12 @@ Witness vector_sum_witness(const std::string& file, const std::string& kernel_na
 
 Witness matmul_witness(const std::string& file) {
     Witness w{file, "", witness_key(file)};
+    w.bounds = "mmul:N:2";
     w.source = mark_function() +
                "__kernel void mmul(const int N, __global const float* A, __global const float* B, __global float* C\n"
                "                   WORKBOOK_SECRET_PARAM) {\n"
                "    const int j = get_global_id(0), i = get_global_id(1);\n"
-               "    if (i < N && j < N) {\n"
+               "    if (i >= 0 && j >= 0 && i < N && j < N) {\n"
                "        float sum = 0.0f;\n"
                "        for (int k = 0; k < N; k++) sum += A[i * N + k] * B[k * N + j];\n"
                "        C[i * N + j] = sum + witness_mark((uint)(i * N + j));\n"
@@ -101,7 +103,7 @@ void attach(runner::Message& request, const Witness& w, bool brokered) {
 
 runner::Client::Broker broker_for(const Witness& w) {
     // The texts the runner may build it as: as handed over, and as build_program makes it.
-    return {fmt::format("{}", w.key), {w.source, program_text(override_source(w.file, w.source))}, w.watched};
+    return {fmt::format("{}", w.key), w.bounds, {w.source, program_text(override_source(w.file, w.source))}, w.watched};
 }
 
 namespace {

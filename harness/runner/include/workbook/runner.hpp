@@ -105,6 +105,7 @@ public:
     // The runner's loader is pointed at the broker's ICD alone. Until clear_broker().
     struct Broker {
         std::string secret;
+        std::string bounds;  // how far the checker's kernels index their buffers (witness.hpp)
         std::vector<std::string> sources;
         // Arrays to look for in each launch's buffer arguments (the graded inputs): the broker's
         // report says which launch's arguments began with which (harness/broker/README.md).

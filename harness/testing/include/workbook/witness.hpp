@@ -34,6 +34,10 @@ struct Witness {
     // over these arrays (the graded inputs).
     std::vector<std::vector<float>> watched;
     std::vector<Launch> launches;
+    // How far each of its kernels indexes its buffers, for the broker (kernel:argument:power, by
+    // spaces: "vadd:count:1", "mmul:N:2"): a launch on smaller buffers would read past them, in
+    // the broker's memory on a CPU device, and is refused.
+    std::string bounds;
 };
 
 // The required launches missing from a broker's report (its JSON line), as sentences: "" when
