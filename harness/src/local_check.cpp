@@ -109,7 +109,9 @@ std::vector<std::string> case_names(const CourseTree& tree, const Exercise& ex, 
 // The graded test's values cases side by side, each in a process of its own, where it has more
 // than one: the verdict then waits for the slowest case, not for their sum (02: the kernel's case
 // and the host code's each build their program, 0.9 and 1.1 s on two cores). Merged into r as one
-// run would be: on a failure, the first failing case's problems; the wall time of the whole.
+// run would be: on a failure, the first failing case's stage and kind, every failing case's
+// problems in the cases' order (a remote check, one process, says the same); the wall time of the
+// whole.
 bool values_cases(const CourseTree& tree, const fs::path& state_dir, const Exercise& ex, const std::string& seed,
                   const std::string& filter, CheckResult& r) {
     const auto names = case_names(tree, ex, filter);
@@ -129,12 +131,15 @@ bool values_cases(const CourseTree& tree, const fs::path& state_dir, const Exerc
     for (auto& run : runs) passed.push_back(run.get());
     const auto first_failed = std::find(passed.begin(), passed.end(), false);
     const std::string log = r.log;
-    r = first_failed == passed.end() ? each.front() : each[static_cast<std::size_t>(first_failed - passed.begin())];
+    const std::size_t first = first_failed == passed.end() ? 0 : static_cast<std::size_t>(first_failed - passed.begin());
+    r = each[first];
     r.log = log;
-    for (const auto& e : each) {
+    for (std::size_t i = 0; i < each.size(); ++i) {
+        const auto& e = each[i];
         r.log += e.log.substr(std::min(log.size(), e.log.size()));
         if (r.speed.empty()) r.speed = e.speed;
         if (r.timeline.empty()) r.timeline = e.timeline;
+        if (i > first && !passed[i]) r.problems.insert(r.problems.end(), e.problems.begin(), e.problems.end());
     }
     r.test_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return first_failed == passed.end();
