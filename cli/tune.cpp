@@ -8,6 +8,7 @@
 
 #include "workbook/errors.hpp"
 #include "workbook/process.hpp"
+#include "workbook/random.hpp"
 #include "workbook/text.hpp"
 #include "workbook/tuning.hpp"
 
@@ -16,7 +17,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include <spawn.h>
@@ -55,9 +55,8 @@ int tune_command(const Workspace& ws, const Exercise& ex, bool reference, int n)
         for (const auto& p : summarize_build_output(build.output)) fmt::print("{}\n", p);
         return exit_error;
     }
-    std::random_device fresh;
     fs::create_directories(ws.state_dir());
-    const fs::path out = ws.state_dir() / fmt::format("tuned-{:016x}", (std::uint64_t{fresh()} << 32) ^ fresh());
+    const fs::path out = ws.state_dir() / ("tuned-" + random_hex(8));
     ::setenv("WORKBOOK_TUNE", out.c_str(), 1);
     if (reference) ::setenv("WORKBOOK_TUNE_REFERENCE", "1", 1);
     if (n > 0) ::setenv("WORKBOOK_SPEED_N", std::to_string(n).c_str(), 1);

@@ -54,6 +54,11 @@ std::vector<float> Rng::uniform_vector(std::size_t n, float lo, float hi) {
     return v;
 }
 
+std::uint64_t random_u64() {
+    std::random_device rd;
+    return (std::uint64_t{rd()} << 32) ^ rd();
+}
+
 std::string random_hex(int bytes) {
     std::random_device rd;
     std::string out;

@@ -15,6 +15,13 @@
 
 namespace workbook::broker {
 
+// A reply that is its status alone.
+inline Writer status(cl_int code) {
+    Writer w;
+    w.put<cl_int>(code);
+    return w;
+}
+
 // A bad id or argument found while decoding a request: its cl_int goes back as the reply.
 struct Refused {
     cl_int code;

@@ -16,7 +16,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <future>
-#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -45,8 +44,7 @@ void keep_unique(std::vector<std::string>& out, std::set<std::string>& seen, con
 // console text. Returns whether it passed.
 bool graded_cases(const CourseTree& tree, const fs::path& state_dir, const Exercise& ex, const std::string& seed, const std::string& cases,
                   CheckResult& r, const std::vector<std::string>& extra_env = {}) {
-    std::random_device fresh;
-    const std::string nonce = fmt::format("{:016x}", (std::uint64_t{fresh()} << 32) ^ fresh());
+    const std::string nonce = random_hex(8);
     fs::create_directories(state_dir);
     const fs::path evidence_file = state_dir / ("evidence-" + nonce);
     std::vector<std::string> argv{tree.test_binary(ex).string()};
@@ -147,7 +145,7 @@ bool values_cases(const CourseTree& tree, const fs::path& state_dir, const Exerc
 
 // Kernels with barriers or local memory: a divergent or missing barrier shows in the test only as
 // wrong values; the race pass names it with its line, so its finding comes first.
-void explain_with_race_pass(const CourseTree& tree, const fs::path& state_dir, const Exercise& ex, const std::string& seed, CheckResult& r,
+void explain_with_race_pass(const CourseTree& tree, const Exercise& ex, const std::string& seed, CheckResult& r,
                             const std::function<void(const std::string&)>& say) {
     using namespace std::chrono_literals;
     std::vector<std::string> kernels;
@@ -233,9 +231,7 @@ CheckResult check_exercise(const CourseTree& tree, const fs::path& state_dir, co
     // the test (testing.hpp: matmul_sizes).
     // WORKBOOK_SEED when set; else fresh for each check (watch mode runs many in one process).
     const char* fixed = std::getenv("WORKBOOK_SEED");
-    std::random_device fresh;
-    const std::string seed = fmt::format("WORKBOOK_SEED={}", fixed && *fixed ? session_seed()
-                                                                           : (std::uint64_t{fresh()} << 32) ^ fresh());
+    const std::string seed = fmt::format("WORKBOOK_SEED={}", fixed && *fixed ? session_seed() : random_u64());
     // In the order of their cost, each said as it comes, a failure ending the check: the values
     // (seconds), the race pass, then, on the SGEMM track, the speed check (the kernels timed, the
     // traffic counted), or on 08-10 the traffic count. Those cases are the test's own; only the
@@ -254,7 +250,7 @@ CheckResult check_exercise(const CourseTree& tree, const fs::path& state_dir, co
     } remove_after{traffic_file};
     say(fmt::format("running the graded test of {}{}", ex.dir(), later ? ": the values first" : ""));
     if (!values_cases(tree, state_dir, ex, seed, later ? "--test-case-exclude=" + std::string(later_cases) : "", r)) {
-        explain_with_race_pass(tree, state_dir, ex, seed, r, say);
+        explain_with_race_pass(tree, ex, seed, r, say);
         return r;
     }
 
@@ -274,8 +270,7 @@ CheckResult check_exercise(const CourseTree& tree, const fs::path& state_dir, co
         std::atomic<bool> stop_counting{false};
         std::future<ProcessResult> counting;
         if (ex.speed_references.size() == 2) {
-            traffic_file = state_dir / fmt::format("student-traffic-{:016x}", (std::uint64_t{std::random_device{}()} << 32) ^
-                                                                                 std::random_device{}());
+            traffic_file = state_dir / ("student-traffic-" + random_hex(8));
             counting = std::async(std::launch::async, [&] {
                 return run_process({tree.test_binary(ex).string(), "--test-case=" + std::string(later_cases)},
                                    std::chrono::seconds(ex.time_limit_s),
@@ -283,7 +278,15 @@ CheckResult check_exercise(const CourseTree& tree, const fs::path& state_dir, co
                                    64 * 1024, &stop_counting);
             });
         }
-        const auto race = race::check(tree.test_binary(ex).string(), 600s, {}, {seed});
+        // Stopped too when the race pass throws: the future's destructor waits for the count.
+        const auto race = [&] {
+            try {
+                return race::check(tree.test_binary(ex).string(), 600s, {}, {seed});
+            } catch (...) {
+                stop_counting = true;
+                throw;
+            }
+        }();
         if (!race.clean()) stop_counting = true;
         if (counting.valid()) counting.wait();
         r.race_s = race.run.seconds;

@@ -19,6 +19,8 @@ std::string seed_banner(std::uint64_t seed);
 
 // `bytes` bytes from the system's random device, as hex: names and nonces no one can guess.
 std::string random_hex(int bytes);
+// 64 bits from the system's random device (a fresh seed).
+std::uint64_t random_u64();
 
 class Rng {
 public:

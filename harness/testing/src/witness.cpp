@@ -55,7 +55,9 @@ float witness_mark(std::uint32_t key, std::uint32_t index) {
 }
 
 Witness vector_sum_witness(const std::string& file, const std::string& kernel_name, std::size_t inputs) {
-    Witness w{file, "", witness_key(file)};
+    Witness w;
+    w.file = file;
+    w.key = witness_key(file);
     w.bounds = kernel_name + ":count:1";
     std::string params, sum;
     for (std::size_t k = 0; k < inputs; ++k) {
@@ -72,7 +74,9 @@ Witness vector_sum_witness(const std::string& file, const std::string& kernel_na
 }
 
 Witness matmul_witness(const std::string& file) {
-    Witness w{file, "", witness_key(file)};
+    Witness w;
+    w.file = file;
+    w.key = witness_key(file);
     w.bounds = "mmul:N:2";
     w.source = mark_function() +
                "__kernel void mmul(const int N, __global const float* A, __global const float* B, __global float* C\n"
@@ -88,7 +92,9 @@ Witness matmul_witness(const std::string& file) {
 }
 
 Witness kernels_witness(const std::string& file, const std::string& kernels) {
-    Witness w{file, "", witness_key(file)};
+    Witness w;
+    w.file = file;
+    w.key = witness_key(file);
     w.source = mark_function() + kernels;
     return w;
 }
