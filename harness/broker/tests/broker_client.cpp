@@ -169,6 +169,20 @@ void secrets() {
               << "\nkernel_names=" << program.getInfo<CL_PROGRAM_KERNEL_NAMES>() << "\n";
 }
 
+// vadd_secret (a + b + its mark) launched over n zeros: its last sum, the mark alone.
+cl_uint last_sum_over_zeros(Setup& s, cl::Kernel& k, cl_uint n) {
+    std::vector<cl_uint> zeros(n, 0), c(n, 0);
+    cl::Buffer da(s.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), zeros.data());
+    cl::Buffer dc(s.context, CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));
+    k.setArg(0, da);
+    k.setArg(1, da);
+    k.setArg(2, dc);
+    k.setArg(3, n);
+    s.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n));
+    s.queue.enqueueReadBuffer(dc, CL_TRUE, 0, n * sizeof(cl_uint), c.data());
+    return c[n - 1];
+}
+
 // A runner that tries to learn the secret: its own kernel writing SECRET out, and the checker's
 // kernel built with a -D of its own that would make its secret argument a constant.
 void leak() {
@@ -189,20 +203,9 @@ void leak() {
         err = e.err();
     }
     const cl::Program checkers = built(s, "-Dworkbook_secret=1");
-    const cl_uint n = 1000;
-    std::vector<cl_uint> a(n, 0), b(n, 0), c(n, 0);
-    cl::Buffer da(s.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), a.data());
-    cl::Buffer db(s.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), b.data());
-    cl::Buffer dc(s.context, CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));
     cl::Kernel k(checkers, "vadd_secret");
-    k.setArg(0, da);
-    k.setArg(1, db);
-    k.setArg(2, dc);
-    k.setArg(3, n);
-    s.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n));
-    s.queue.enqueueReadBuffer(dc, CL_TRUE, 0, n * sizeof(cl_uint), c.data());
     std::cout << "own_kernel_err=" << err << "\nown_kernel_value=" << value
-              << "\noffset_with_client_define=" << c[n - 1] << "\n";
+              << "\noffset_with_client_define=" << last_sum_over_zeros(s, k, 1000) << "\n";
 }
 
 // What the client can see of vadd_secret's hidden argument, and a kernel made with
@@ -225,17 +228,7 @@ void hidden() {
         const std::string kname = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
         if (kname == "scale") std::cout << "\nscale_num_args=" << kernel.getInfo<CL_KERNEL_NUM_ARGS>();
         if (kname != "vadd_secret") continue;
-        const cl_uint n = 64;
-        std::vector<cl_uint> zeros(n, 0), c(n, 0);
-        cl::Buffer da(s.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), zeros.data());
-        cl::Buffer dc(s.context, CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));
-        kernel.setArg(0, da);
-        kernel.setArg(1, da);
-        kernel.setArg(2, dc);
-        kernel.setArg(3, n);
-        s.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(n));
-        s.queue.enqueueReadBuffer(dc, CL_TRUE, 0, n * sizeof(cl_uint), c.data());
-        std::cout << "\nall_kernels_offset=" << c[n - 1];
+        std::cout << "\nall_kernels_offset=" << last_sum_over_zeros(s, kernel, 64);
     }
     std::cout << "\n";
 }
