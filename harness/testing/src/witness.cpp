@@ -44,6 +44,14 @@ std::uint32_t witness_key(const std::string& file) {
     return static_cast<std::uint32_t>(rng("witness " + file).next_u64());
 }
 
+// A witness for `file` with its key, the rest to fill in.
+Witness keyed_witness(const std::string& file) {
+    Witness w;
+    w.file = file;
+    w.key = witness_key(file);
+    return w;
+}
+
 }  // namespace
 
 float witness_mark(std::uint32_t key, std::uint32_t index) {
@@ -55,9 +63,7 @@ float witness_mark(std::uint32_t key, std::uint32_t index) {
 }
 
 Witness vector_sum_witness(const std::string& file, const std::string& kernel_name, std::size_t inputs) {
-    Witness w;
-    w.file = file;
-    w.key = witness_key(file);
+    Witness w = keyed_witness(file);
     w.bounds = kernel_name + ":count:1";
     std::string params, sum;
     for (std::size_t k = 0; k < inputs; ++k) {
@@ -74,9 +80,7 @@ Witness vector_sum_witness(const std::string& file, const std::string& kernel_na
 }
 
 Witness matmul_witness(const std::string& file) {
-    Witness w;
-    w.file = file;
-    w.key = witness_key(file);
+    Witness w = keyed_witness(file);
     w.bounds = "mmul:N:2";
     w.source = mark_function() +
                "__kernel void mmul(const int N, __global const float* A, __global const float* B, __global float* C\n"
@@ -92,9 +96,7 @@ Witness matmul_witness(const std::string& file) {
 }
 
 Witness kernels_witness(const std::string& file, const std::string& kernels) {
-    Witness w;
-    w.file = file;
-    w.key = witness_key(file);
+    Witness w = keyed_witness(file);
     w.source = mark_function() + kernels;
     return w;
 }
