@@ -3,7 +3,7 @@
 # root file system from the Debian archive (no base image is pulled), the committed tree
 # (`git archive HEAD`) is built inside it, and podman imports the result as
 # opencl-workbook:<short commit> and opencl-workbook:latest. docs/image.md says how to use it.
-#   scripts/image.sh [--out DIR] [--rootfs-only] [--jobs N]
+#   scripts/image.sh [--out DIR] [--rootfs-only] [--jobs N] [--only IDS --tag NAME]
 set -euo pipefail
 # The whole script is one block, read before it runs: a checkout updated during the build cannot
 # change what runs.
@@ -13,26 +13,35 @@ repo=$PWD
 
 usage() {
     cat <<EOF
-usage: scripts/image.sh [--out DIR] [--rootfs-only] [--jobs N]
+usage: scripts/image.sh [--out DIR] [--rootfs-only] [--jobs N] [--only IDS --tag NAME]
   --out DIR      where the root file system tarball and the package cache go (default: build-image/)
   --rootfs-only  stop after the root file system tarball (no podman needed): for Apptainer or a chroot
   --jobs N       parallel compile jobs inside the image (default: the number of cores)
+  --only IDS     a cut image: only these exercises built (comma-separated ids, e.g. 01,02,03), as the
+                 test suite's classroom.image builds it; needs --tag, and never becomes :latest
+  --tag NAME     the image's name (default: opencl-workbook:<commit> and opencl-workbook:latest)
 Environment: WORKBOOK_DEBIAN_MIRROR (default http://deb.debian.org/debian) and
 WORKBOOK_DEBIAN_SECURITY (default http://deb.debian.org/debian-security) for a local mirror.
 EOF
 }
 
-out=build-image rootfs_only=0 jobs=$(nproc)
+out=build-image rootfs_only=0 jobs=$(nproc) only="" tag=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --out) out=${2:?--out needs a folder}; shift 2 ;;
     --rootfs-only) rootfs_only=1; shift ;;
     --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
+    --only) only=${2:?--only needs exercise ids, e.g. 01,02,03}; shift 2 ;;
+    --tag) tag=${2:?--tag needs an image name, e.g. opencl-workbook-cut:test}; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "scripts/image.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
     esac
 done
 case "$jobs" in '' | *[!0-9]* | 0) echo "scripts/image.sh: --jobs needs a positive number, not '$jobs'" >&2; exit 2 ;; esac
+# A cut image is not the course image: it gets a name of its own, so it never stands in for one.
+if [ -n "$only" ] && [ -z "$tag" ]; then
+    echo "scripts/image.sh: --only builds a cut image; name it with --tag (e.g. --tag opencl-workbook-cut:test)" >&2; exit 2
+fi
 
 die() {
     echo "scripts/image.sh: $*" >&2
@@ -82,7 +91,7 @@ if [ -n "$(git -C "$repo" status --porcelain --untracked-files=no)" ]; then
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rootfs="$out/opencl-workbook-$commit.rootfs.tar"
+rootfs="$out/opencl-workbook-$commit${only:+-only-${only//,/-}}.rootfs.tar"
 work=$(mktemp -d "$out/work.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out/apt-cache"
@@ -93,6 +102,13 @@ git -C "$repo" archive --format=tar -o "$work/source.tar" HEAD
 exercises=$(git -C "$repo" show HEAD:course.toml |
     awk -F'"' '/^\[\[exercise\]\]/ { id = "" } /^id *=/ { id = $2 } /^name *=/ && id != "" { printf "%s%s_%s", sep, id, $2; sep = ";" }')
 [ -n "$exercises" ] || die "course.toml at HEAD lists no exercise"
+if [ -n "$only" ]; then
+    wanted=$(tr ',' '\n' <<< "$only" | grep -v '^$' | sort -u)
+    cut=$(tr ';' '\n' <<< "$exercises" | while IFS= read -r d; do if grep -qx "${d%%_*}" <<< "$wanted"; then echo "$d"; fi; done | paste -sd';')
+    [ "$(tr ';' '\n' <<< "$cut" | grep -c .)" = "$(grep -c . <<< "$wanted")" ] ||
+        die "--only $only: not every id is an exercise of course.toml (its ids: $(tr ';' '\n' <<< "$exercises" | cut -d_ -f1 | paste -sd' '))"
+    exercises=$cut
+fi
 
 # What runs inside the new root file system (chroot), after the packages are installed.
 cat > "$work/inside.sh" <<'INSIDE'
@@ -199,13 +215,16 @@ echo "Building the root file system of opencl-workbook:$commit (Debian $suite, $
 start=$(date +%s)
 include=$(IFS=,; echo "${packages[*]}")
 # Documentation, manual pages and translations are left out (dpkg path filters); the copyright files
-# stay. The archives are cached in $out/apt-cache between builds.
+# stay. The archives are cached in $out/apt-cache between builds; this machine's own apt archives
+# are hard-linked in too where they share a file system (same names: same package and version, and
+# apt checks each against the archive's hashes), which spares a fresh build most downloads.
 mmdebstrap --mode=root --variant=apt --format=tar --include="$include" \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-include=/usr/share/locale/locale.alias' \
     --setup-hook="mkdir -p \"\$1/var/cache/apt/archives\"" \
     --setup-hook="sync-in '$out/apt-cache' /var/cache/apt/archives/" \
+    --setup-hook="cp -ln /var/cache/apt/archives/*.deb \"\$1/var/cache/apt/archives/\" 2>/dev/null || true" \
     --customize-hook="sync-out /var/cache/apt/archives '$out/apt-cache'" \
     --customize-hook="mkdir -p \"\$1/workbook\" \"\$1/opt/workbook\"" \
     --customize-hook="tar-in '$work/source.tar' /workbook" \
@@ -228,7 +247,7 @@ if [ "$rootfs_only" = 1 ]; then
     exit 0
 fi
 
-image=opencl-workbook
+name=${tag:-opencl-workbook:$commit}
 podman import \
     --change 'ENTRYPOINT ["/opt/workbook/entrypoint"]' \
     --change 'WORKDIR /workbook' \
@@ -236,14 +255,15 @@ podman import \
     --change 'ENV LANG=C.UTF-8' \
     --change "LABEL org.opencontainers.image.revision=$commit" \
     --change 'LABEL org.opencontainers.image.title="OpenCL Workbook"' \
-    --message "OpenCL Workbook $commit: Debian $suite, PoCL, Oclgrind, the workbook built in /opt/workbook" \
-    "$rootfs" "$image:$commit" >/dev/null ||
+    --change "LABEL org.opencl-workbook.exercises=${only:-all}" \
+    --message "OpenCL Workbook $commit: Debian $suite, PoCL, Oclgrind, the workbook built in /opt/workbook (exercises: ${only:-all})" \
+    "$rootfs" "$name" >/dev/null ||
     die "podman import failed (above). The root file system is kept: $rootfs"
-podman tag "$image:$commit" "$image:latest"
+[ -n "$tag" ] || podman tag "$name" "opencl-workbook:latest"
 done_at=$(date +%s)
-size=$(podman image inspect --format '{{.Size}}' "$image:$commit")
-echo "image: $image:$commit and $image:latest, $((size / 1024 / 1024)) MiB"
+size=$(podman image inspect --format '{{.Size}}' "$name")
+echo "image: $name${tag:+ (exercises ${only:-all})}${tag:- and opencl-workbook:latest}, $((size / 1024 / 1024)) MiB"
 echo "build time: $((done_at - start)) s (root file system and the workbook's build $((built - start)) s, import $((done_at - built)) s)"
-echo "start it: mkdir -p ~/opencl-workbook && podman run --rm -it -v ~/opencl-workbook:/workbook $image:$commit"
+echo "start it: mkdir -p ~/opencl-workbook && podman run --rm -it -v ~/opencl-workbook:/workbook $name"
 exit 0
 }

@@ -37,6 +37,7 @@ rest=(
   pandoc wkhtmltopdf poppler-utils fonts-dejavu-core graphviz      # slides: HTML, PDF, diagrams, the check
   tmux                                                             # the CLI's watch-mode test
   slurmctld slurmd munge                                           # grading on a cluster: the Slurm test
+  podman mmdebstrap xz-utils runc                                  # the course image (scripts/image.sh): the Classroom test in it
 )
 packages=("${student[@]}")
 [ "$all" = ON ] && packages+=("${rest[@]}")
