@@ -217,14 +217,18 @@ include=$(IFS=,; echo "${packages[*]}")
 # Documentation, manual pages and translations are left out (dpkg path filters); the copyright files
 # stay. The archives are cached in $out/apt-cache between builds; this machine's own apt archives
 # are hard-linked in too where they share a file system (same names: same package and version, and
-# apt checks each against the archive's hashes), which spares a fresh build most downloads.
-mmdebstrap --mode=root --variant=apt --format=tar --include="$include" \
+# apt checks each against the archive's hashes), which spares a fresh build most downloads; the
+# cache keeps only what was downloaded (the links go before it is synced out).
+# dpkg without fsync (force-unsafe-io): the root file system is a tarball made at the end, so a
+# crash half-way loses nothing that a rerun does not make again.
+mmdebstrap --mode=root --variant=apt --format=tar --include="$include" --dpkgopt=force-unsafe-io \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-include=/usr/share/locale/locale.alias' \
     --setup-hook="mkdir -p \"\$1/var/cache/apt/archives\"" \
     --setup-hook="sync-in '$out/apt-cache' /var/cache/apt/archives/" \
     --setup-hook="cp -ln /var/cache/apt/archives/*.deb \"\$1/var/cache/apt/archives/\" 2>/dev/null || true" \
+    --customize-hook="find \"\$1/var/cache/apt/archives\" -name '*.deb' -links +1 -delete" \
     --customize-hook="sync-out /var/cache/apt/archives '$out/apt-cache'" \
     --customize-hook="mkdir -p \"\$1/workbook\" \"\$1/opt/workbook\"" \
     --customize-hook="tar-in '$work/source.tar' /workbook" \
@@ -262,7 +266,8 @@ podman import \
 [ -n "$tag" ] || podman tag "$name" "opencl-workbook:latest"
 done_at=$(date +%s)
 size=$(podman image inspect --format '{{.Size}}' "$name")
-echo "image: $name${tag:+ (exercises ${only:-all})}${tag:- and opencl-workbook:latest}, $((size / 1024 / 1024)) MiB"
+if [ -n "$tag" ]; then echo "image: $name (exercises ${only:-all}), $((size / 1024 / 1024)) MiB"
+else echo "image: $name and opencl-workbook:latest, $((size / 1024 / 1024)) MiB"; fi
 echo "build time: $((done_at - start)) s (root file system and the workbook's build $((built - start)) s, import $((done_at - built)) s)"
 echo "start it: mkdir -p ~/opencl-workbook && podman run --rm -it -v ~/opencl-workbook:/workbook $name"
 exit 0
