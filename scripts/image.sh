@@ -221,7 +221,11 @@ include=$(IFS=,; echo "${packages[*]}")
 # cache keeps only what was downloaded (the links go before it is synced out).
 # dpkg without fsync (force-unsafe-io): the root file system is a tarball made at the end, so a
 # crash half-way loses nothing that a rerun does not make again.
-mmdebstrap --mode=root --variant=apt --format=tar --include="$include" --dpkgopt=force-unsafe-io \
+# In a mount namespace of its own, its root in $work (0700): the /proc and /dev it mounts in the new
+# root are nobody else's to see, walk into or hold busy (a process of the test suite that walked
+# into that /proc once kept it mounted, and mmdebstrap failed at its clean-up).
+TMPDIR=$work unshare --mount --propagation private \
+    mmdebstrap --mode=root --variant=apt --format=tar --include="$include" --dpkgopt=force-unsafe-io \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-include=/usr/share/locale/locale.alias' \

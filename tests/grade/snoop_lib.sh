@@ -35,7 +35,8 @@ while [ ! -e "$out/stop" ]; do
         if [ -f "$p" ]; then
             grep -ls -e "$marker" "$p" 2>/dev/null | sed "s|^|$p: |"
         elif [ -d "$p" ] && case "$p/" in "$scratch"/*|/tmp/?*) true ;; *) false ;; esac; then
-            grep -rls -e "$marker" "$p" 2>/dev/null | head -3 | sed "s|^|$p: |"
+            # Bounded: a tree under /tmp may hold a mounted /proc (a chroot's), where grep -r never ends.
+            timeout 60 grep -rls -D skip -e "$marker" "$p" 2>/dev/null | head -3 | sed "s|^|$p: |"
         fi
     done >> "$out/hits"
     echo . >> "$out/rounds"
