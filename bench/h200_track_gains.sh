@@ -141,7 +141,8 @@ for step in "$@"; do
         read -r n name <<< "$pick"
         echo "-- N = $n $name (run $rep)"
         WORKBOOK_SEED=${SEED:-7} WORKBOOK_SPEED_N=$n timeout 150 "$bin/test-$name" -tc='*speed*' 2>&1 |
-          grep -E "GFLOPS|needs|waived|rounds" | cut -c1-300
+          grep -E "GFLOPS|needs|waived|rounds|Status:" | cut -c1-300
+        echo "exit ${PIPESTATUS[0]}"
       done
     done | tee -a "$OUT/lines.txt" ;;
   host06)

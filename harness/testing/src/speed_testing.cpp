@@ -269,9 +269,13 @@ SpeedVerdict judge_speed(const SpeedSpec& spec, const SpeedTimes& t, bool cpu_de
     v.solution_spread = {*std::min_element(rounds.begin(), rounds.end()), *std::max_element(rounds.begin(), rounds.end())};
     // Whether the technique pays here; on a CPU, in the median round too (median_round says why).
     v.technique_gain = cpu_device ? std::min(v.solution_gain, median_round(rounds)) : v.solution_gain;
-    // Halfway between the two references on a log scale: as far from a copy of the previous rung
-    // as from this rung's solution, so noise fails neither a fast kernel nor passes a slow one.
-    v.required_gain = std::sqrt(v.solution_gain);
+    // The bar, on a log scale between a copy of the previous rung (1x) and this rung's solution:
+    // on a CPU device halfway (its rounds can stand 40% apart: the bar must be as far from a copy
+    // as from the solution); on a GPU, whose rounds agree within 2%, a third of the way. There a
+    // copy still fails by 3% or more (the least gain graded is 1.10x), and a correct kernel that
+    // does the lesson but differs from the solution in a detail the lesson does not teach passes:
+    // rung 18 with scalar sums ran at 1.09-1.10x where the middle asked 1.13x (H200, N = 2304).
+    v.required_gain = std::pow(v.solution_gain, cpu_device ? 0.5 : 1.0 / 3.0);
     v.waive_below = cpu_device ? spec.waive_below_cpu : spec.waive_below;
     v.waived = v.technique_gain < v.waive_below;
     // Waived or not, a kernel below the previous rung by more than the noise the check allows (the
@@ -516,9 +520,11 @@ void check_matmul_speed(const SpeedSpec& spec) {
                               spec.technique, v.technique_gain, v.student_gain, v.floor_gain, repeat_hint());
     else if (!v.ok)
         verdict = fmt::format("Your kernel is correct but too slow for this rung: it needs {:.2f}x the previous "
-                              "rung's speed (halfway between the two references: {:.0f}% of this rung's solution), "
-                              "and reached {:.2f}x. This rung is about {}; see the README's Key concepts. ({})",
-                              v.required_gain, 100.0 / v.required_gain, v.student_gain, spec.technique, repeat_hint());
+                              "rung's speed ({} on a log scale from the previous rung's speed to this rung's "
+                              "solution's: {:.0f}% of the solution), and reached {:.2f}x. This rung is about {}; see "
+                              "the README's Key concepts. ({})",
+                              v.required_gain, cpu ? "halfway" : "a third of the way",
+                              100.0 * v.required_gain / v.solution_gain, v.student_gain, spec.technique, repeat_hint());
     else if (by_traffic)
         verdict = traffic_sentence(why_traffic, graded, "the previous rung");
     else if (v.waived)
