@@ -24,10 +24,10 @@ ReferenceParams cpu_params(int vw, int mr, int rb, int kc) {
     return {true, {{"VW", vw}, {"MR", mr}, {"RB", rb}, {"KC", kc}}};
 }
 ReferenceParams gpu_params(int tsm, int tsn, int tsk, int wptm, int wptn, int pada = 4, int swz = 1, int pref = 0,
-                           int ks = 1, int lsplit = 0) {
+                           int ks = 1, int lsplit = 0, int tms = 0, int tmid = 0) {
     return {false,
             {{"TSM", tsm}, {"TSN", tsn}, {"TSK", tsk}, {"WPTM", wptm}, {"WPTN", wptn}, {"PADA", pada}, {"SWZ", swz},
-             {"PREF", pref}, {"KS", ks}, {"LSPLIT", lsplit}}};
+             {"PREF", pref}, {"KS", ks}, {"LSPLIT", lsplit}, {"TMS", tms}, {"TMID", tmid}}};
 }
 
 // Which source suits the device; WORKBOOK_REFERENCE_KERNEL=gpu or cpu overrides it (the tests run
@@ -54,7 +54,8 @@ ReferenceParams cpu_default(const cl::Device& d) {
 // work-group limit and local memory.
 std::string unfit(const cl::Device& d, const ReferenceParams& p) {
     for (const auto& [k, v] : p.values)
-        if (v < (k == "PADA" || k == "PREF" || k == "LSPLIT" ? 0 : 1)) return fmt::format("{}={} is out of range", k, v);
+        if (v < (k == "PADA" || k == "PREF" || k == "LSPLIT" || k == "TMS" || k == "TMID" ? 0 : 1))
+            return fmt::format("{}={} is out of range", k, v);
     std::size_t group = 1, floats = 0;
     if (p.cpu) {
         if (p.get("VW") != 4 && p.get("VW") != 8 && p.get("VW") != 16) return "VW must be 4, 8 or 16";
@@ -71,6 +72,10 @@ std::string unfit(const cl::Device& d, const ReferenceParams& p) {
         const int loads = (tsm * tsk / 4 + tsk * tsn / 4) / int(group), lsplit = p.get("LSPLIT"), steps = tsk / ks;
         if ((lsplit > 1 && loads % lsplit) || steps < std::max(lsplit, lsplit == 1 ? 2 : 1))
             return "LSPLIT does not divide the loads or the k-steps";
+        // TMS: the loads staged in two halves, the second at k-step TMID (0: half-way), without LSPLIT.
+        const int tms = p.get("TMS"), tmid = p.get("TMID") ? p.get("TMID") : steps / 2;
+        if (tms > 4 || (tms && (lsplit || tmid < 1 || tmid >= steps)))
+            return "TMS needs LSPLIT 0 and its mid-point TMID inside the k-steps";
         floats = 2 * static_cast<std::size_t>(tsk) * (tsm + p.get("PADA") + tsn);
         if (ks > 1) floats = std::max<std::size_t>(floats, static_cast<std::size_t>(tsm) * tsn);
     }
@@ -90,7 +95,7 @@ struct Shape {
 };
 const std::vector<Shape>& gpu_shapes() {
     static const std::vector<Shape> shapes{
-        {gpu_params(128, 256, 16, 8, 16, 0), 1.00},         // 8x16 per work-item, 255 registers; exactly 48 KiB
+        {gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 2, 4), 1.00}, // 8x16 per work-item, 255 registers, exactly 48 KiB; PREF, TMS 2 at step 4: +3-4% on the H100
         {gpu_params(128, 192, 16, 8, 12, 4, 1, 1), 0.99},   // 8x12: N = 3000 in 3 waves of 132 (128x256: 2.2)
         {gpu_params(256, 128, 8, 16, 8), 0.97},             // 16x8, for devices with less local memory
         {gpu_params(128, 64, 16, 8, 8, 4, 1, 1), 0.94},     // 8x8 in groups of 128: several groups per unit
@@ -192,7 +197,8 @@ std::vector<ReferenceParams> reference_candidates(const cl::Device& device, int 
         return c;
     }
     // Every shape the default weighs, then other shapes and variants: 8x16 per work-item, TSK 16
-    // (unpadded, to fit 48 KiB), 512-item groups, the band swizzle, fragments read a step ahead,
+    // (unpadded, to fit 48 KiB), 512-item groups, the band swizzle, fragments read a step ahead, the
+    // next tiles' loads staged in two halves (TMS: B's or A's first, the second half-way or at step 4),
     // 192-row tiles (fewer idle units in the last wave at N = 3000), and small tiles for small N.
     for (const auto& s : gpu_shapes()) add(s.p);
     const int units = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
@@ -200,6 +206,8 @@ std::vector<ReferenceParams> reference_candidates(const cl::Device& device, int 
     for (const auto& p : {gpu_params(128, 64, 16, 8, 8, 4, 1, 1, 2), gpu_params(96, 96, 16, 12, 12, 4, 1, 1),
                           gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2), gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2, 1),
                           gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 2),
+                          gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 2), gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 4),
+                          gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 4, 4), gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2, 0, 2),
                           gpu_params(32, 64, 16, 4, 4),
                           gpu_params(64, 64, 16, 8, 8, 4, 1, 1, 4), gpu_params(64, 64, 32, 4, 4, 4, 1, 0, 2),
                           gpu_params(32, 64, 32, 4, 4, 4, 1, 0, 2), gpu_params(64, 96, 32, 8, 12, 4, 1, 1, 4),
@@ -246,9 +254,9 @@ ReferenceParams reference_params(const cl::Device& device, int n, std::string* f
                                   file);
             if (entry) {
                 ReferenceParams p{(*entry)["kernel"].value_or(std::string()) == "cpu", {}};
-                // An entry stored before LSPLIT existed ran without it.
+                // An entry stored before LSPLIT or TMS existed ran without them.
                 for (const auto& [k, v] : expected.values)
-                    p.values.emplace_back(k, (*entry)[k].value_or(k == "LSPLIT" ? 0 : v));
+                    p.values.emplace_back(k, (*entry)[k].value_or(k == "LSPLIT" || k == "TMS" || k == "TMID" ? 0 : v));
                 const std::string bad = p.cpu != expected.cpu ? "it is for the other kernel source" : unfit(device, p);
                 if (bad.empty()) {
                     if (from) *from = fmt::format("tuned for size class {}, from {}", size_class(n), file);

@@ -31,6 +31,16 @@
 // stored one chunk later. Fewer registers then hold loads in flight (on the H200: 96x96 split in
 // two along k with LSPLIT=3 +3% at N = 1536; 128x256 with PREF and LSPLIT=2 within 1%; issue 64,
 // bench/results/contest-reference/NOTES.md).
+// TMS (default 0: off; needs LSPLIT 0) stages the next tiles' loads in two register arrays, one
+// per matrix, each loaded and stored by a macro of its own: the first loaded at the tile's start and
+// stored to the other buffer after step TMID - 1 (0 or unset: STEPS / 2), the second loaded there
+// and stored after the last step. TMS 1: B first, the mid-tile work under `if (next)`; 2: B first,
+// unguarded (past the last tile the loads' bounds tests give zeros and the stores go to the buffer
+// nobody reads again), so no branch falls among the multiply-adds; 3: as 2, A's loads issued before
+// B's stores; 4: as 2, A first. The chunked LSPLIT=1 keeps its staging array in memory (its loop over
+// unequal chunks is not unrolled: 26-28% slower); the macros keep it in registers. On the H100,
+// 128x256 with PREF, TMS 2 and TMID 4: +3.0% (N = 2048), +4.1% (4096), +4.3% (8192) over TMS 0;
+// TMS 3 -11% (bench/results/2026-12-07-h100-reference).
 // (A warp's work-items as a block rather than rows, and the multiply-adds column by column, were
 // tried too: both only slowed the H200, NOTES.md item 12.)
 #ifndef PADA
@@ -47,6 +57,9 @@
 #endif
 #ifndef LSPLIT
 #define LSPLIT 0
+#endif
+#ifndef TMS
+#define TMS 0
 #endif
 #define RTSM (TSM / WPTM)          // work-items along the rows
 #define RTSN (TSN / WPTN)          // work-items along the columns
@@ -80,6 +93,13 @@
 #define IDX_B(idx) (ORDER_B_FIRST ? (idx) : (idx) - LOADS_A)
 #if (LSPLIT != 1 && (LOADS_A + LOADS_B) % CHUNKS) || STEPS < CHUNKS
 #error "LSPLIT must divide the float4 loads per work-item and be at most the k-steps per slice"
+#endif
+#if !defined(TMID) || TMID == 0
+#undef TMID
+#define TMID (STEPS / 2)
+#endif
+#if TMS && (LSPLIT || TMID < 1 || TMID >= STEPS || TMS > 4)
+#error "TMS (1..4) needs LSPLIT 0 and 1 <= TMID < STEPS"
 #endif
 
 // M's element (row, col), or 0 outside the matrix.
@@ -168,6 +188,59 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
         }                                                                                      \
     }
 
+#if TMS
+    // TMS's staging: the next tiles' shares of A and B in registers, one macro per matrix and step.
+    float4 ra[LOADS_A], rb[LOADS_B];
+#define LOAD_A(t)                                                                              \
+    if (aligned) {                                                                             \
+        _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                  \
+            const int f = tid + i * LOADERS, gr = row0 + f / (TSK / 4);                        \
+            const int gk = (t) * TSK + (f % (TSK / 4)) * 4;                                    \
+            ra[i] = (gr < N && gk < N) ? *(__global const float4*)(A + gr * N + gk) : (float4)(0.0f); \
+        }                                                                                      \
+    } else {                                                                                   \
+        _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                  \
+            const int f = tid + i * LOADERS;                                                   \
+            ra[i] = at4(A, N, row0 + f / (TSK / 4), (t) * TSK + (f % (TSK / 4)) * 4);          \
+        }                                                                                      \
+    }
+#define LOAD_B(t)                                                                              \
+    if (aligned) {                                                                             \
+        _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                  \
+            const int f = tid + i * LOADERS, gk = (t) * TSK + f / (TSN / 4);                   \
+            const int gc = col0 + (f % (TSN / 4)) * 4;                                         \
+            rb[i] = (gk < N && gc < N) ? *(__global const float4*)(B + gk * N + gc) : (float4)(0.0f); \
+        }                                                                                      \
+    } else {                                                                                   \
+        _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                  \
+            const int f = tid + i * LOADERS;                                                   \
+            rb[i] = at4(B, N, (t) * TSK + f / (TSN / 4), col0 + (f % (TSN / 4)) * 4);          \
+        }                                                                                      \
+    }
+#define STORE_A(buf)                                                                           \
+    _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                      \
+        const int f = tid + i * LOADERS, r = f / (TSK / 4), k = (f % (TSK / 4)) * 4;           \
+        As[buf][k][r] = ra[i].x; As[buf][k + 1][r] = ra[i].y;                                  \
+        As[buf][k + 2][r] = ra[i].z; As[buf][k + 3][r] = ra[i].w;                              \
+    }
+#define STORE_B(buf)                                                                           \
+    _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                      \
+        const int f = tid + i * LOADERS, k = f / (TSN / 4), c = (f % (TSN / 4)) * 4;           \
+        *(__local float4*)&Bs[buf][k][c] = rb[i];                                              \
+    }
+#if TMS == 4
+#define LOAD_FIRST(t) LOAD_A(t)
+#define STORE_FIRST(buf) STORE_A(buf)
+#define LOAD_SECOND(t) LOAD_B(t)
+#define STORE_SECOND(buf) STORE_B(buf)
+#else
+#define LOAD_FIRST(t) LOAD_B(t)
+#define STORE_FIRST(buf) STORE_B(buf)
+#define LOAD_SECOND(t) LOAD_A(t)
+#define STORE_SECOND(buf) STORE_A(buf)
+#endif
+#endif
+
     float acc[WPTM][WPTN];
     #pragma unroll
     for (int m = 0; m < WPTM; m++)
@@ -175,11 +248,18 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
         for (int n = 0; n < WPTN; n++) acc[m][n] = 0.0f;
 
     const int tiles = (N + TSK - 1) / TSK;
+#if TMS
+    LOAD_A(0)
+    LOAD_B(0)
+    STORE_A(0)
+    STORE_B(0)
+#else
     #pragma unroll
     for (int c = 0; c < CHUNKS; c++) {
         LOAD_CHUNK(c, 0)
         STORE_CHUNK(c, 0)
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = 0; t < tiles; t++) {
         const int buf = t & 1;
@@ -188,7 +268,13 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
         // (free since the last barrier). With CHUNKS > 1, a chunk at a time: chunk c is loaded
         // at k-step c * STEPS / CHUNKS and stored after the next chunk's step, so fewer registers
         // hold loads in flight.
+#if TMS == 1
+        if (next) { LOAD_FIRST(t + 1) }
+#elif TMS
+        LOAD_FIRST(t + 1)
+#else
         if (next) { LOAD_CHUNK(0, t + 1) }
+#endif
         // The work-item's rows are ty*4 .. ty*4+3 in each of WPTM/4 bands of RTSM*4 rows (and the
         // same for columns), so neighbouring work-items read neighbouring float4s. With PREF, the
         // fragments of step k+1 are read into the other register set before step k's multiply-adds.
@@ -218,13 +304,25 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
             for (int m = 0; m < WPTM; m++)
                 #pragma unroll
                 for (int n = 0; n < WPTN; n++) acc[m][n] = fma(a[k & 1][m], b[k & 1][n], acc[m][n]);
-#if CHUNKS > 1
+#if TMS == 1
+            if (k == TMID - 1 && next) { STORE_FIRST(buf ^ 1) LOAD_SECOND(t + 1) }
+#elif TMS == 3
+            if (k == TMID - 1) { LOAD_SECOND(t + 1) STORE_FIRST(buf ^ 1) }
+#elif TMS
+            if (k == TMID - 1) { STORE_FIRST(buf ^ 1) LOAD_SECOND(t + 1) }
+#elif CHUNKS > 1
             #pragma unroll
             for (int c = 1; c < CHUNKS; c++)
                 if (k == c * STEPS / CHUNKS - 1 && next) { STORE_CHUNK(c - 1, buf ^ 1) LOAD_CHUNK(c, t + 1) }
 #endif
         }
+#if TMS == 1
+        if (next) { STORE_SECOND(buf ^ 1) }
+#elif TMS
+        STORE_SECOND(buf ^ 1)
+#else
         if (next) { STORE_CHUNK(CHUNKS - 1, buf ^ 1) }
+#endif
         // The other buffer is complete, and everyone is done reading this one before it is refilled.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
