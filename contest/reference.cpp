@@ -30,6 +30,9 @@ ReferenceParams gpu_params(int tsm, int tsn, int tsk, int wptm, int wptn, int pa
              {"PREF", pref}, {"KS", ks}, {"LSPLIT", lsplit}, {"TMS", tms}, {"TMID", tmid}}};
 }
 
+// GPU parameters added after choices were first stored: off at 0, and 0 in an entry stored before them.
+bool added_later(const std::string& k) { return k == "LSPLIT" || k == "TMS" || k == "TMID"; }
+
 // Which source suits the device; WORKBOOK_REFERENCE_KERNEL=gpu or cpu overrides it (the tests run
 // the GPU source on PoCL that way).
 bool is_cpu(const cl::Device& d) {
@@ -54,8 +57,7 @@ ReferenceParams cpu_default(const cl::Device& d) {
 // work-group limit and local memory.
 std::string unfit(const cl::Device& d, const ReferenceParams& p) {
     for (const auto& [k, v] : p.values)
-        if (v < (k == "PADA" || k == "PREF" || k == "LSPLIT" || k == "TMS" || k == "TMID" ? 0 : 1))
-            return fmt::format("{}={} is out of range", k, v);
+        if (v < (k == "PADA" || k == "PREF" || added_later(k) ? 0 : 1)) return fmt::format("{}={} is out of range", k, v);
     std::size_t group = 1, floats = 0;
     if (p.cpu) {
         if (p.get("VW") != 4 && p.get("VW") != 8 && p.get("VW") != 16) return "VW must be 4, 8 or 16";
@@ -256,7 +258,7 @@ ReferenceParams reference_params(const cl::Device& device, int n, std::string* f
                 ReferenceParams p{(*entry)["kernel"].value_or(std::string()) == "cpu", {}};
                 // An entry stored before LSPLIT or TMS existed ran without them.
                 for (const auto& [k, v] : expected.values)
-                    p.values.emplace_back(k, (*entry)[k].value_or(k == "LSPLIT" || k == "TMS" || k == "TMID" ? 0 : v));
+                    p.values.emplace_back(k, (*entry)[k].value_or(added_later(k) ? 0 : v));
                 const std::string bad = p.cpu != expected.cpu ? "it is for the other kernel source" : unfit(device, p);
                 if (bad.empty()) {
                     if (from) *from = fmt::format("tuned for size class {}, from {}", size_class(n), file);
