@@ -21,6 +21,7 @@
 #include "workbook/process.hpp"
 #include "workbook/run_main.hpp"
 #include "workbook/timing.hpp"
+#include "workbook/tuning_rank.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -149,6 +150,13 @@ void check(Row& row, const Reference& ref, const std::vector<float>& c) {
     row.note = result.ok() ? "ok" : "WRONG: " + mm::describe(row.n, result);
 }
 
+// C filled with NaN before a row's launches: a kernel that leaves elements unwritten fails the
+// check instead of passing on what the row before it wrote.
+void poison_c(const workbook::Run& run, const mm::Problem& p) {
+    run.queue.enqueueFillBuffer(p.c_buffer, std::nanf(""), 0, static_cast<std::size_t>(p.n) * p.n * sizeof(float));
+    run.queue.finish();
+}
+
 std::vector<float> read_c(const workbook::Run& run, const mm::Problem& p) {
     std::vector<float> c(static_cast<std::size_t>(p.n) * p.n);
     run.queue.enqueueReadBuffer(p.c_buffer, CL_TRUE, 0, c.size() * sizeof(float), c.data());
@@ -188,6 +196,7 @@ Row time_rung(workbook::Run& run, const mm::Problem& p, const Reference& ref, co
     }
     cl::Kernel kernel = mm::build_rung(run.context, run.choice.device, rung, p.n);
     const mm::Launch launch = rung.launch(run.choice.device, kernel, p.n);
+    poison_c(run, p);
     row.timing = mm::time_launches(run.queue, kernel, p, launch, repeats);
     check(row, ref, read_c(run, p));
     return row;
@@ -347,37 +356,77 @@ void dump_binary(workbook::Run& run, const contest::ReferenceParams& p, const st
     std::ofstream(dir + "/" + name + ".log") << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(run.choice.device);
 }
 
-// The tuner: every candidate parameter set of the reference kernel at size n, side by side; the
-// fastest correct one is stored for this device and n's size class (contest::store_tuning).
-void tune(workbook::Run& run, int n, int repeats, int check_max) {
+// The tuner: every candidate parameter set of the reference kernel at size n, each built and
+// checked once, then timed in `rounds` rounds in which the candidates take turns (the first to go
+// moving on by one each round), so that a machine that slows down or speeds up meanwhile moves
+// them all. Each is ranked by its fastest round (workbook::tuning::rank, the rule `workbook tune`
+// uses); candidates within noise of the fastest are said to be tied with it. The choice is stored
+// for this device and n's size class (contest::store_tuning).
+void tune(workbook::Run& run, int n, int repeats, int rounds, int check_max) {
     const mm::Problem p(run, n, run.seed);
     const Reference ref = make_reference(p, check_max);
-    fmt::print("\nTuning the reference kernel at N = {} (size class {}) on {}\n{:<56} {:>10} {:>12}  {}\n", n,
-               contest::size_class(n), run.choice.device_name, "parameters", "GFLOPS", "median", "check");
-    std::optional<contest::ReferenceParams> best;
-    double best_gflops = 0;
-    for (const auto& candidate : contest::reference_candidates(run.choice.device, n)) {
-        Row row = [&] {
-            try {
-                return time_rung(run, p, ref, candidate.label(), contest::reference_rung(candidate), repeats);
-            } catch (const std::exception& e) {  // a candidate the device cannot run is left out
-                Row r{candidate.label(), n};
-                r.note = std::string("failed: ") + e.what();
-                return r;
-            }
-        }();
-        if (const char* dir = std::getenv("WORKBOOK_DUMP_BINARIES"); dir && *dir) dump_binary(run, candidate, dir);
-        fmt::print("{:<56} {:>10.2f} {:>12}  {}\n", row.name, row.gflops(),
-                   row.timing ? workbook::format_duration(row.timing->kernel_median) : "-", row.note.substr(0, 120));
-        // Only a checked result counts: an unchecked fast candidate could be a wrong one.
-        if (row.checked_ok && row.gflops() > best_gflops) best = candidate, best_gflops = row.gflops();
+    struct Candidate {
+        contest::ReferenceParams params;
+        std::optional<cl::Kernel> kernel;  // empty: failed to build, run or check
+        mm::Launch launch;
+        std::string note;
+    };
+    std::vector<Candidate> candidates;
+    fmt::print("\nTuning the reference kernel at N = {} (size class {}) on {}: each candidate checked, then {} rounds "
+               "of {} launch(es) each, taking turns\n",
+               n, contest::size_class(n), run.choice.device_name, rounds, repeats);
+    std::fflush(stdout);
+    for (const auto& params : contest::reference_candidates(run.choice.device, n)) {
+        Candidate c{params, std::nullopt, {}, ""};
+        try {
+            const auto rung = contest::reference_rung(params);
+            if (rung.max_n > 0 && n > rung.max_n) throw workbook::Error(fmt::format("supports N <= {}", rung.max_n));
+            cl::Kernel kernel = mm::build_rung(run.context, run.choice.device, rung, n);
+            c.launch = rung.launch(run.choice.device, kernel, n);
+            poison_c(run, p);
+            mm::time_launches(run.queue, kernel, p, c.launch, 1);
+            Row row{params.label(), n};
+            check(row, ref, read_c(run, p));
+            c.note = row.note;
+            // Only a checked result counts: an unchecked fast candidate could be a wrong one.
+            if (row.checked_ok) c.kernel = kernel;
+        } catch (const std::exception& e) {  // a candidate the device cannot run is left out
+            c.note = std::string("failed: ") + e.what();
+        }
+        if (const char* dir = std::getenv("WORKBOOK_DUMP_BINARIES"); dir && *dir) dump_binary(run, params, dir);
+        candidates.push_back(std::move(c));
     }
-    if (!best)
+    std::vector<std::vector<double>> times(candidates.size());
+    for (int r = 0; r < rounds; ++r) {
+        for (std::size_t k = 0; k < candidates.size(); ++k) {
+            auto& c = candidates[(k + static_cast<std::size_t>(r)) % candidates.size()];
+            if (!c.kernel) continue;
+            const auto i = static_cast<std::size_t>(&c - candidates.data());
+            times[i].push_back(mm::time_launches(run.queue, *c.kernel, p, c.launch, repeats).kernel_median);
+        }
+    }
+    const auto ranking = workbook::tuning::rank(times);
+    fmt::print("{:<56} {:>10} {:>8} {:>10}  {}\n", "parameters", "GFLOPS", "spread", "median", "check");
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const auto* r = ranking.find(i);
+        const bool tied = std::find(ranking.tied.begin(), ranking.tied.end(), i) != ranking.tied.end();
+        fmt::print("{:<56} {:>10} {:>8} {:>10}  {}{}\n", candidates[i].params.label(),
+                   r ? fmt::format("{:.2f}", mm::gflops(n, r->fastest)) : "-",
+                   r ? fmt::format("{:.1f}%", 100 * r->spread) : "-",
+                   r ? fmt::format("{:.2f}", mm::gflops(n, r->median)) : "-", candidates[i].note.substr(0, 120),
+                   !tied ? "" : i == ranking.chosen ? "  <- chosen" : "  (tied: within noise)");
+    }
+    if (ranking.tied.empty())
         throw workbook::Error(ref.available ? "no candidate ran correctly; nothing stored"
                                             : "no result could be checked at this size; nothing stored\n"
                                               "Fix: install libopenblas-dev, or raise --check-max to the tuning size");
-    contest::store_tuning(run.choice.device, *best, best_gflops, n);
-    fmt::print("\nbest: {} ({:.2f} GFLOPS), stored for size class {} in {}\n", best->label(), best_gflops,
+    const auto& best = candidates[ranking.chosen].params;
+    const double best_gflops = mm::gflops(n, ranking.find(ranking.chosen)->fastest);
+    contest::store_tuning(run.choice.device, best, best_gflops, n);
+    fmt::print("\nbest: {} ({:.2f} GFLOPS, its fastest of {} rounds; {}), stored for size class {} in {}\n",
+               best.label(), best_gflops, rounds,
+               ranking.clear ? fmt::format("faster than the rest beyond noise ({:.1f}%)", 100 * ranking.noise)
+                             : fmt::format("{} other(s) within noise of it", ranking.tied.size() - 1),
                contest::size_class(n), contest::tuning_file());
     std::fflush(stdout);
 }
@@ -433,7 +482,7 @@ int main(int argc, char** argv) {
     workbook::App app("Matmul ladder bench: serial CPU, every rung's solution kernel, OpenBLAS and CLBlast, side by "
                       "side on one device");
     std::vector<int> sizes{1024};
-    int repeats = 3, serial_max = 1024, check_max = 1024;
+    int repeats = 3, rounds = 5, serial_max = 1024, check_max = 1024;
     std::string csv_path = "bench_mmul.csv", svg_path = "bench_mmul.svg", cublas_python;
     bool tune_only = false, keep_openblas_env = false;
     std::vector<std::string> rows;
@@ -443,6 +492,10 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 16384));
     app.cli().add_option("--repeats", repeats, "timed runs per case after one warm-up (median reported)")
         ->check(CLI::Range(1, 1000));
+    app.cli().add_option("--rounds", rounds,
+                         "with --tune: rounds in which the candidates take turns, --repeats launches each (ranked by "
+                         "each candidate's fastest round)")
+        ->check(CLI::Range(1, 100));
     app.cli().add_option("--serial-max", serial_max, "largest N for the (slow) serial CPU row");
     app.cli().add_option("--check-max", check_max, "largest N checked against the CPU reference when no OpenBLAS");
     app.cli().add_option("--csv", csv_path, "where to write the CSV");
@@ -463,7 +516,7 @@ int main(int argc, char** argv) {
                          "add a cuBLAS row: the Python with PyTorch and CUDA to run scripts/cublas_sgemm.py with");
     return app.run(argc, argv, [&](workbook::Run& run) {
         if (tune_only) {
-            for (const int n : sizes) tune(run, n, repeats, check_max);
+            for (const int n : sizes) tune(run, n, repeats, rounds, check_max);
             return workbook::exit_ok;
         }
         if (!rows.empty()) selection.rows = std::set<std::string>(rows.begin(), rows.end());
