@@ -24,14 +24,14 @@ ReferenceParams cpu_params(int vw, int mr, int rb, int kc) {
     return {true, {{"VW", vw}, {"MR", mr}, {"RB", rb}, {"KC", kc}}};
 }
 ReferenceParams gpu_params(int tsm, int tsn, int tsk, int wptm, int wptn, int pada = 4, int swz = 1, int pref = 0,
-                           int ks = 1, int lsplit = 0, int tms = 0, int tmid = 0) {
+                           int ks = 1, int lsplit = 0, int tms = 0, int tmid = 0, int fastld = 0) {
     return {false,
             {{"TSM", tsm}, {"TSN", tsn}, {"TSK", tsk}, {"WPTM", wptm}, {"WPTN", wptn}, {"PADA", pada}, {"SWZ", swz},
-             {"PREF", pref}, {"KS", ks}, {"LSPLIT", lsplit}, {"TMS", tms}, {"TMID", tmid}}};
+             {"PREF", pref}, {"KS", ks}, {"LSPLIT", lsplit}, {"TMS", tms}, {"TMID", tmid}, {"FASTLD", fastld}}};
 }
 
 // GPU parameters added after choices were first stored: off at 0, and 0 in an entry stored before them.
-bool added_later(const std::string& k) { return k == "LSPLIT" || k == "TMS" || k == "TMID"; }
+bool added_later(const std::string& k) { return k == "LSPLIT" || k == "TMS" || k == "TMID" || k == "FASTLD"; }
 
 // Which source suits the device; WORKBOOK_REFERENCE_KERNEL=gpu or cpu overrides it (the tests run
 // the GPU source on PoCL that way).
@@ -78,6 +78,9 @@ std::string unfit(const cl::Device& d, const ReferenceParams& p) {
         const int tms = p.get("TMS"), tmid = p.get("TMID") ? p.get("TMID") : steps / 2;
         if (tms > 4 || (tms && (lsplit || tmid < 1 || tmid >= steps)))
             return "TMS needs LSPLIT 0 and its mid-point TMID inside the k-steps";
+        // FASTLD: loads without bounds tests inside the matrix, from pointers a whole row of float4s apart.
+        if (p.get("FASTLD") > 1 || (p.get("FASTLD") && (lsplit || int(group) % (tsk / 4) || int(group) % (tsn / 4))))
+            return "FASTLD (0 or 1) needs LSPLIT 0 and each round of loads to cover whole rows of the tiles";
         floats = 2 * static_cast<std::size_t>(tsk) * (tsm + p.get("PADA") + tsn);
         if (ks > 1) floats = std::max<std::size_t>(floats, static_cast<std::size_t>(tsm) * tsn);
     }
@@ -201,6 +204,7 @@ std::vector<ReferenceParams> reference_candidates(const cl::Device& device, int 
     // Every shape the default weighs, then other shapes and variants: 8x16 per work-item, TSK 16
     // (unpadded, to fit 48 KiB), 512-item groups, the band swizzle, fragments read a step ahead, the
     // next tiles' loads staged in two halves (TMS: B's or A's first, the second half-way or at step 4),
+    // the loads inside the matrix without bounds tests (FASTLD),
     // 192-row tiles (fewer idle units in the last wave at N = 3000), and small tiles for small N.
     for (const auto& s : gpu_shapes()) add(s.p);
     const int units = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
@@ -210,6 +214,8 @@ std::vector<ReferenceParams> reference_candidates(const cl::Device& device, int 
                           gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 2),
                           gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 2), gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 4),
                           gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 4, 4), gpu_params(96, 96, 16, 12, 12, 4, 1, 1, 2, 0, 2),
+                          gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 4, 0, 1), gpu_params(128, 256, 16, 8, 16, 0, 1, 1, 1, 0, 4, 4, 1),
+                          gpu_params(64, 128, 16, 8, 8, 4, 1, 1, 2, 0, 2, 0, 1), gpu_params(128, 64, 16, 8, 8, 4, 1, 1, 1, 0, 2, 0, 1),
                           gpu_params(32, 64, 16, 4, 4),
                           gpu_params(64, 64, 16, 8, 8, 4, 1, 1, 4), gpu_params(64, 64, 32, 4, 4, 4, 1, 0, 2),
                           gpu_params(32, 64, 32, 4, 4, 4, 1, 0, 2), gpu_params(64, 96, 32, 8, 12, 4, 1, 1, 4),

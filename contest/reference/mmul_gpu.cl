@@ -41,6 +41,12 @@
 // unequal chunks is not unrolled: 26-28% slower); the macros keep it in registers. On the H100,
 // 128x256 with PREF, TMS 2 and TMID 4: +3.0% (N = 2048), +4.1% (4096), +4.3% (8192) over TMS 0;
 // TMS 3 -11% (bench/results/2026-12-07-h100-reference).
+// FASTLD (default 0: off; needs LSPLIT 0, and a round of the work-group's loads to cover whole rows
+// of both tiles: LOADERS a multiple of TSK / 4 and of TSN / 4) lets a work-group whose tile of C lies
+// inside the matrix (N a multiple of 4) load the tiles whose k-range does too without bounds tests,
+// from two pointers set once: the integer instructions among the multiply-adds go down. On the
+// H100 with TMS 2: +2.2-2.6% (64x128 KS 2, N = 1024), +2.6% (128x64, 6000); on 128x256 with TMS 4
+// +0.7-2.0%, with TMS 2 -4 to -7% (bench/results/2026-12-07-h100-cpasync, call 2).
 // (A warp's work-items as a block rather than rows, and the multiply-adds column by column, were
 // tried too: both only slowed the H200, NOTES.md item 12.)
 #ifndef PADA
@@ -60,6 +66,9 @@
 #endif
 #ifndef TMS
 #define TMS 0
+#endif
+#ifndef FASTLD
+#define FASTLD 0
 #endif
 #define RTSM (TSM / WPTM)          // work-items along the rows
 #define RTSN (TSN / WPTN)          // work-items along the columns
@@ -100,6 +109,9 @@
 #endif
 #if TMS && (LSPLIT || TMID < 1 || TMID >= STEPS || TMS > 4)
 #error "TMS (1..4) needs LSPLIT 0 and 1 <= TMID < STEPS"
+#endif
+#if FASTLD && (LSPLIT || LOADERS % (TSK / 4) || LOADERS % (TSN / 4))
+#error "FASTLD needs LSPLIT 0, and each round of loads to cover whole rows of the tiles"
 #endif
 
 // M's element (row, col), or 0 outside the matrix.
@@ -142,6 +154,19 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
     const int row0 = gy * TSM, col0 = gx * TSN;
     // float4 global accesses need rows that start on 16-byte boundaries.
     const bool aligned = (N % 4) == 0;
+#if FASTLD
+    // A group whose tile of C lies inside the matrix loads the tiles whose k-range does too
+    // (t < N / TSK) without bounds tests, from two pointers set here: a round of loads covers whole
+    // rows, so load i is a multiple of N away from load 0, and tile t is t * TSK columns of A and
+    // t * TSK rows of B further on.
+    const bool inner = aligned && row0 + TSM <= N && col0 + TSN <= N;
+    const int full = N / TSK;
+    __global const float* pa = A + (size_t)(row0 + tid / (TSK / 4)) * N + (tid % (TSK / 4)) * 4;
+    __global const float* pb = B + (size_t)(tid / (TSN / 4)) * N + col0 + (tid % (TSN / 4)) * 4;
+#define FAST(t) if (inner && (t) < full)
+#define FAST_A(t, i) (*(__global const float4*)(pa + (size_t)(t) * TSK + (size_t)((i) * (LOADERS / (TSK / 4))) * N))
+#define FAST_B(t, i) (*(__global const float4*)(pb + (size_t)((t) * TSK + (i) * (LOADERS / (TSN / 4))) * N))
+#endif
 
     // Work-item i's share of a pair of tiles: LOADS_A float4s of A (rows of TSK/4 float4s), then
     // LOADS_B of B (rows of TSN/4 float4s), numbered 0 .. LOADS - 1 in that order and staged in
@@ -153,7 +178,17 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
     const int f = tid + IDX_B(idx) * LOADERS, gk = (t) * TSK + f / (TSN / 4);                  \
     const int gc = col0 + (f % (TSN / 4)) * 4;
     // Chunk c of tile t into st; the float4 path chosen once per chunk, not per load.
+#if FASTLD
+#define LOAD_CHUNK_FAST(t)                                                                     \
+    FAST(t) {                                                                                  \
+        _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) st[i] = FAST_A(t, i);              \
+        _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) st[LOADS_A + i] = FAST_B(t, i);    \
+    } else
+#else
+#define LOAD_CHUNK_FAST(t)
+#endif
 #define LOAD_CHUNK(c, t)                                                                       \
+    LOAD_CHUNK_FAST(t)                                                                         \
     if (aligned) {                                                                             \
         _Pragma("unroll") for (int j = 0; j < CSIZE(c); j++) {                                       \
             if (IS_A(CSTART(c) + j)) {                                                      \
@@ -191,7 +226,15 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
 #if TMS
     // TMS's staging: the next tiles' shares of A and B in registers, one macro per matrix and step.
     float4 ra[LOADS_A], rb[LOADS_B];
+#if FASTLD
+#define LOAD_A_FAST(t) FAST(t) { _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) ra[i] = FAST_A(t, i); } else
+#define LOAD_B_FAST(t) FAST(t) { _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) rb[i] = FAST_B(t, i); } else
+#else
+#define LOAD_A_FAST(t)
+#define LOAD_B_FAST(t)
+#endif
 #define LOAD_A(t)                                                                              \
+    LOAD_A_FAST(t)                                                                             \
     if (aligned) {                                                                             \
         _Pragma("unroll") for (int i = 0; i < LOADS_A; i++) {                                  \
             const int f = tid + i * LOADERS, gr = row0 + f / (TSK / 4);                        \
@@ -205,6 +248,7 @@ void mmul(const int N, __global const float* A, __global const float* B, __globa
         }                                                                                      \
     }
 #define LOAD_B(t)                                                                              \
+    LOAD_B_FAST(t)                                                                             \
     if (aligned) {                                                                             \
         _Pragma("unroll") for (int i = 0; i < LOADS_B; i++) {                                  \
             const int f = tid + i * LOADERS, gk = (t) * TSK + f / (TSN / 4);                   \
