@@ -12,6 +12,10 @@
 #                  5 (the issue's measure), and one call per event pair; appended to cublas.txt
 #   sweep:PLAN     bench/reference_variants over PLAN (label | kernel | options | sizes) at $SIZES
 #                  (default the seven sizes of the issue), $ROUNDS rounds of $PER launches each
+#   (for tune and bench, pack mmul_bench here first: mkdir -p $CARRY/bin $CARRY/syslib; cp and strip
+#   build/bin/mmul_bench into bin/; copy libopenblas.so.0, libclblast.so.1, libgfortran.so.5 and
+#   libquadmath.so.0 as `ldd build/bin/mmul_bench` finds them into syslib/, libOpenCL.so.1 into $CARRY;
+#   then `tar -C $CARRY -cf - bin syslib | xz > $CARRY/pack.tar.xz` and remove bin/ and syslib/)
 #   tune:TUNING    the workbook's own mmul_bench ($CARRY/pack.tar.xz: bin/mmul_bench, syslib/) tunes
 #                  every size, its choices stored in TUNING
 #   bench:TUNING   mmul_bench with the stored choices in TUNING: rows reference and cuBLAS side by side
