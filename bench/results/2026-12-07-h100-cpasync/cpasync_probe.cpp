@@ -6,6 +6,8 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include "../../nvidia_platform.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,19 +20,9 @@
 int main(int argc, char** argv) {
     if (argc < 4) return std::fprintf(stderr, "usage: cpasync_probe probe.cl PROBE PTXFILE\n"), 2;
     const int probe = std::atoi(argv[2]);
-    cl_uint np = 0;
-    clGetPlatformIDs(0, nullptr, &np);
-    std::vector<cl_platform_id> plats(np);
-    clGetPlatformIDs(np, plats.data(), nullptr);
     cl_platform_id plat = nullptr;
-    for (auto p : plats) {
-        char name[256] = {};
-        clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-        if (!plat || std::strstr(name, "NVIDIA")) plat = p;
-    }
-    if (!plat) return std::puts("no platform"), 1;
-    cl_device_id dev;
-    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) != CL_SUCCESS) return 1;
+    cl_device_id dev = nullptr;
+    if (!nvidia_or_first_device(plat, dev)) return std::puts("no platform or device"), 1;
     char dname[256] = {};
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof dname, dname, nullptr);
     // cl_nv_device_attribute_query: compute capability (0x4000 major, 0x4001 minor).

@@ -59,21 +59,4 @@ CARRY=.devcarry-cpasync ROUNDS=${ROUNDS:-10} PER=${PER:-3} SWEEP_TIMEOUT=${SWEEP
 [ $# -eq 0 ] && exit 0
 echo "== sass $(date -u +%T)"
 "$carry/dump_ptx" "/tmp/$name.txt" /tmp/sass "$@"
-ptxas=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
-cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
-echo "ptxas: $ptxas ($("$ptxas" --version | tail -1)); cuobjdump: $cuobjdump"
-(
-  cd /tmp/sass || exit
-  for p in *.ptx; do
-    b=${p%.ptx}
-    # ptxas takes the PTX without NVIDIA OpenCL's trailing .metadata_section (and NULs).
-    tr -d '\000' < "$p" | sed '/^\.metadata_section/,$d' > "/tmp/$b.ptx"
-    "$ptxas" -arch=sm_90 -O3 -v "/tmp/$b.ptx" -o "$b.cubin" > "$b.ptxas.txt" 2>&1
-    "$cuobjdump" -sass "$b.cubin" > "$b.sass" 2>&1
-    echo "$b: $(grep -o 'Used [0-9]* registers' "$b.ptxas.txt"), SASS lines $(grep -c '/\*[0-9a-f]*\*/' "$b.sass")," \
-      "FFMA $(grep -c FFMA "$b.sass"), LDG $(grep -c 'LDG' "$b.sass"), STS $(grep -c 'STS' "$b.sass")," \
-      "LDS $(grep -c 'LDS' "$b.sass"), BAR $(grep -c 'BAR' "$b.sass"), LDGSTS $(grep -c 'LDGSTS' "$b.sass")," \
-      "DEPBAR $(grep -c 'DEPBAR' "$b.sass"), LDL/STL $(grep -c -E 'LDL|STL' "$b.sass"); $(grep -o '[0-9]* bytes stack frame' "$b.ptxas.txt")"
-  done
-  tar -cJf "$OUT/sass.tar.xz" ./*.ptx ./*.sass ./*.ptxas.txt
-)
+bash bench/ptx_sass.sh /tmp/sass "$OUT/sass.tar.xz"   # registers, stack, SASS opcode counts

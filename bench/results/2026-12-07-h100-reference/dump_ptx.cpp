@@ -6,6 +6,8 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include "../../nvidia_platform.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -24,19 +26,9 @@ static std::string trim(std::string s) {
 int main(int argc, char** argv) {
     if (argc < 3) return std::fprintf(stderr, "usage: dump_ptx PLAN OUTDIR [LABEL...]\n"), 2;
     std::vector<std::string> want(argv + 3, argv + argc);
-    cl_uint np = 0;
-    clGetPlatformIDs(0, nullptr, &np);
-    std::vector<cl_platform_id> plats(np);
-    clGetPlatformIDs(np, plats.data(), nullptr);
     cl_platform_id plat = nullptr;
-    for (auto p : plats) {
-        char name[256] = {};
-        clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-        if (!plat || std::strstr(name, "NVIDIA")) plat = p;
-    }
-    if (!plat) return std::fprintf(stderr, "no platform\n"), 1;
-    cl_device_id dev;
-    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) != CL_SUCCESS) return 1;
+    cl_device_id dev = nullptr;
+    if (!nvidia_or_first_device(plat, dev)) return std::fprintf(stderr, "no platform or device\n"), 1;
     cl_int err;
     cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
     std::ifstream in(argv[1]);
