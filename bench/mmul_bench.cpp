@@ -399,10 +399,10 @@ void tune(workbook::Run& run, int n, int repeats, int rounds, int check_max) {
     std::vector<std::vector<double>> times(candidates.size());
     for (int r = 0; r < rounds; ++r) {
         for (std::size_t k = 0; k < candidates.size(); ++k) {
-            auto& c = candidates[(k + static_cast<std::size_t>(r)) % candidates.size()];
-            if (!c.kernel) continue;
-            const auto i = static_cast<std::size_t>(&c - candidates.data());
-            times[i].push_back(mm::time_launches(run.queue, *c.kernel, p, c.launch, repeats).kernel_median);
+            const std::size_t i = (k + static_cast<std::size_t>(r)) % candidates.size();
+            if (candidates[i].kernel)
+                times[i].push_back(
+                    mm::time_launches(run.queue, *candidates[i].kernel, p, candidates[i].launch, repeats).kernel_median);
         }
     }
     const auto ranking = workbook::tuning::rank(times);
