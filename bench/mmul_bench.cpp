@@ -186,20 +186,36 @@ std::vector<NamedRung> ladder() {
             {"20 tuned (reference's choice)", qualified("20_sgemm_tune", workbook::ex20::rung_choosing(workbook::ex20::reference_or_default))}};
 }
 
+// A rung's kernel built for this size, timed over `repeats` launches on a poisoned C, and the last
+// result checked: the row, and the kernel and its launch for more timing (the tuner's rounds).
+struct Checked {
+    cl::Kernel kernel;
+    mm::Launch launch;
+    Row row;
+};
+Checked build_and_check(workbook::Run& run, const mm::Problem& p, const Reference& ref, const std::string& name,
+                        const mm::Rung& rung, int repeats) {
+    Checked c{mm::build_rung(run.context, run.choice.device, rung, p.n), {}, Row{name, p.n}};
+    c.launch = rung.launch(run.choice.device, c.kernel, p.n);
+    poison_c(run, p);
+    c.row.timing = mm::time_launches(run.queue, c.kernel, p, c.launch, repeats);
+    check(c.row, ref, read_c(run, p));
+    return c;
+}
+
+std::string too_large(const mm::Rung& rung, int n) {
+    return rung.max_n > 0 && n > rung.max_n ? fmt::format("this rung supports N <= {}", rung.max_n) : "";
+}
+
 // Times one rung's kernel at this size and checks the last result.
 Row time_rung(workbook::Run& run, const mm::Problem& p, const Reference& ref, const std::string& name,
               const mm::Rung& rung, int repeats) {
-    Row row{name, p.n};
-    if (rung.max_n > 0 && p.n > rung.max_n) {
-        row.note = fmt::format("skipped: this rung supports N <= {}", rung.max_n);
+    if (const auto why = too_large(rung, p.n); !why.empty()) {
+        Row row{name, p.n};
+        row.note = "skipped: " + why;
         return row;
     }
-    cl::Kernel kernel = mm::build_rung(run.context, run.choice.device, rung, p.n);
-    const mm::Launch launch = rung.launch(run.choice.device, kernel, p.n);
-    poison_c(run, p);
-    row.timing = mm::time_launches(run.queue, kernel, p, launch, repeats);
-    check(row, ref, read_c(run, p));
-    return row;
+    return build_and_check(run, p, ref, name, rung, repeats).row;
 }
 
 // cuBLAS through PyTorch (scripts/cublas_sgemm.py), in a child process of this run: NVIDIA's own
@@ -380,16 +396,12 @@ void tune(workbook::Run& run, int n, int repeats, int rounds, int check_max) {
         Candidate c{params, std::nullopt, {}, ""};
         try {
             const auto rung = contest::reference_rung(params);
-            if (rung.max_n > 0 && n > rung.max_n) throw workbook::Error(fmt::format("supports N <= {}", rung.max_n));
-            cl::Kernel kernel = mm::build_rung(run.context, run.choice.device, rung, n);
-            c.launch = rung.launch(run.choice.device, kernel, n);
-            poison_c(run, p);
-            mm::time_launches(run.queue, kernel, p, c.launch, 1);
-            Row row{params.label(), n};
-            check(row, ref, read_c(run, p));
-            c.note = row.note;
+            if (const auto why = too_large(rung, n); !why.empty()) throw workbook::Error(why);
+            auto checked = build_and_check(run, p, ref, params.label(), rung, 1);
+            c.launch = checked.launch;
+            c.note = checked.row.note;
             // Only a checked result counts: an unchecked fast candidate could be a wrong one.
-            if (row.checked_ok) c.kernel = kernel;
+            if (checked.row.checked_ok) c.kernel = checked.kernel;
         } catch (const std::exception& e) {  // a candidate the device cannot run is left out
             c.note = std::string("failed: ") + e.what();
         }
